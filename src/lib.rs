@@ -1,0 +1,11 @@
+//! volte: an Othello/Reversi engine — Othello, Anti and Reversi 1889.
+//!
+//! Layers, lowest first (a module imports only from the layers below it):
+//! [`square`] and [`bitboard`]; [`board`], [`rules`] and [`game`]; [`formats`];
+//! [`perft`]; [`cli`].
+
+pub mod bitboard;
+pub mod board;
+pub mod perft;
+pub mod rules;
+pub mod square;

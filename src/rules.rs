@@ -1,0 +1,389 @@
+//! The variants: Othello, Anti and Reversi 1889 — their start positions, move rules, game
+//! end and scoring.
+//!
+//! Hot code is generic over a [`Rules`] type, so the standard game pays nothing for the
+//! variants; code that handles any variant at run time dispatches on [`Variant`] once.
+
+use crate::bitboard::CENTRE;
+use crate::board::Position;
+use std::fmt;
+use std::str::FromStr;
+
+/// Discs each player owns in Reversi 1889.
+pub const DISCS_PER_PLAYER_1889: u8 = 32;
+
+/// A game state: the position plus, for Reversi 1889, how many discs each side still has
+/// in hand. Othello and Anti ignore the supply.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct State {
+    pub pos: Position,
+    /// Discs the side to move still has in hand (Reversi 1889 only).
+    pub player_supply: u8,
+    /// Discs the other side still has in hand (Reversi 1889 only).
+    pub opponent_supply: u8,
+}
+
+impl State {
+    /// A state whose supply is inferred from the board, assuming no pass has happened yet:
+    /// the side that moved last placed the rounded-up half of the discs on the board.
+    pub fn from_position(pos: Position) -> State {
+        let n = pos.occupied().count_ones() as u8;
+        State {
+            pos,
+            player_supply: DISCS_PER_PLAYER_1889.saturating_sub(n / 2),
+            opponent_supply: DISCS_PER_PLAYER_1889.saturating_sub(n.div_ceil(2)),
+        }
+    }
+
+    /// The same state with the sides swapped.
+    #[inline]
+    pub const fn pass(&self) -> State {
+        State {
+            pos: self.pos.pass(),
+            player_supply: self.opponent_supply,
+            opponent_supply: self.player_supply,
+        }
+    }
+}
+
+/// The rules of one variant, as a type: generic code over `R: Rules` is compiled once per
+/// variant and has no run-time dispatch.
+pub trait Rules: Copy + Send + Sync + 'static {
+    /// The variant these rules implement.
+    const VARIANT: Variant;
+    /// The state the rules need: a bare [`Position`] or a [`State`] with disc supply.
+    type S: Copy + Send + Sync + PartialEq + fmt::Debug;
+
+    /// The state of `state` as a plain position.
+    fn position(s: &Self::S) -> Position;
+    /// Builds the rules' state from a full [`State`].
+    fn from_state(state: &State) -> Self::S;
+    /// The legal moves of the side to move.
+    fn legal_moves(s: &Self::S) -> u64;
+    /// The state after the side to move plays `square`, a legal move.
+    fn play(s: &Self::S, square: u8) -> Self::S;
+    /// The state after the side to move passes.
+    fn pass(s: &Self::S) -> Self::S;
+    /// The final score for the side to move of a finished game.
+    fn final_score(s: &Self::S) -> i32;
+}
+
+/// Standard Othello, WOC scoring.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Othello;
+/// Anti Othello: fewest discs wins.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Anti;
+/// Reversi as published in 1889.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Reversi1889;
+
+/// Disc difference for `player` with the empty squares given to the winner (WOC IV.8).
+#[inline]
+pub const fn woc_score(player_discs: u32, opponent_discs: u32) -> i32 {
+    let diff = player_discs as i32 - opponent_discs as i32;
+    let empties = 64 - player_discs as i32 - opponent_discs as i32;
+    if diff > 0 {
+        diff + empties
+    } else if diff < 0 {
+        diff - empties
+    } else {
+        0
+    }
+}
+
+impl Rules for Othello {
+    const VARIANT: Variant = Variant::Othello;
+    type S = Position;
+    #[inline(always)]
+    fn position(s: &Position) -> Position {
+        *s
+    }
+    #[inline(always)]
+    fn from_state(state: &State) -> Position {
+        state.pos
+    }
+    #[inline(always)]
+    fn legal_moves(s: &Position) -> u64 {
+        s.legal_moves()
+    }
+    #[inline(always)]
+    fn play(s: &Position, square: u8) -> Position {
+        s.play(square)
+    }
+    #[inline(always)]
+    fn pass(s: &Position) -> Position {
+        s.pass()
+    }
+    #[inline]
+    fn final_score(s: &Position) -> i32 {
+        woc_score(s.player_discs(), s.opponent_discs())
+    }
+}
+
+impl Rules for Anti {
+    const VARIANT: Variant = Variant::Anti;
+    type S = Position;
+    #[inline(always)]
+    fn position(s: &Position) -> Position {
+        *s
+    }
+    #[inline(always)]
+    fn from_state(state: &State) -> Position {
+        state.pos
+    }
+    #[inline(always)]
+    fn legal_moves(s: &Position) -> u64 {
+        s.legal_moves()
+    }
+    #[inline(always)]
+    fn play(s: &Position, square: u8) -> Position {
+        s.play(square)
+    }
+    #[inline(always)]
+    fn pass(s: &Position) -> Position {
+        s.pass()
+    }
+    #[inline]
+    fn final_score(s: &Position) -> i32 {
+        // Fewer discs wins: the opponent's discs count for the player.
+        woc_score(s.opponent_discs(), s.player_discs())
+    }
+}
+
+/// True while Reversi 1889 is in its placement phase: every disc on the board stands in
+/// the centre and a centre square is still free.
+#[inline(always)]
+pub const fn in_placement_phase(pos: &Position) -> bool {
+    let occ = pos.occupied();
+    occ & !CENTRE == 0 && occ != CENTRE
+}
+
+impl Rules for Reversi1889 {
+    const VARIANT: Variant = Variant::Reversi1889;
+    type S = State;
+    #[inline(always)]
+    fn position(s: &State) -> Position {
+        s.pos
+    }
+    #[inline(always)]
+    fn from_state(state: &State) -> State {
+        *state
+    }
+    #[inline]
+    fn legal_moves(s: &State) -> u64 {
+        if s.player_supply == 0 {
+            0
+        } else if in_placement_phase(&s.pos) {
+            CENTRE & s.pos.empty()
+        } else {
+            s.pos.legal_moves()
+        }
+    }
+    #[inline]
+    fn play(s: &State, square: u8) -> State {
+        debug_assert!(s.player_supply > 0);
+        let pos = if in_placement_phase(&s.pos) {
+            s.pos.place(square)
+        } else {
+            s.pos.play(square)
+        };
+        State {
+            pos,
+            player_supply: s.opponent_supply,
+            opponent_supply: s.player_supply - 1,
+        }
+    }
+    #[inline(always)]
+    fn pass(s: &State) -> State {
+        s.pass()
+    }
+    #[inline]
+    fn final_score(s: &State) -> i32 {
+        s.pos.player_discs() as i32 - s.pos.opponent_discs() as i32
+    }
+}
+
+/// The variant of a game, for code that chooses the rules at run time.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub enum Variant {
+    /// Standard Othello (USOA rules, WOC scoring with the empties to the winner).
+    #[default]
+    Othello,
+    /// Anti Othello: the player with fewer discs wins.
+    Anti,
+    /// Reversi 1889: empty board, four free centre placements, 32 discs each.
+    Reversi1889,
+}
+
+impl Variant {
+    /// All variants.
+    pub const ALL: [Variant; 3] = [Variant::Othello, Variant::Anti, Variant::Reversi1889];
+
+    /// The name used on the command line and in files (`othello`, `anti`, `reversi1889`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Variant::Othello => "othello",
+            Variant::Anti => "anti",
+            Variant::Reversi1889 => "reversi1889",
+        }
+    }
+
+    /// The variant's start position (black to move).
+    pub const fn start_position(self) -> Position {
+        match self {
+            Variant::Othello | Variant::Anti => Position::START,
+            Variant::Reversi1889 => Position::EMPTY,
+        }
+    }
+
+    /// The variant's start state (black to move, full disc supply).
+    pub fn start_state(self) -> State {
+        State::from_position(self.start_position())
+    }
+
+    /// Legal moves of the side to move under this variant.
+    #[inline]
+    pub fn legal_moves(self, s: &State) -> u64 {
+        match self {
+            Variant::Othello | Variant::Anti => s.pos.legal_moves(),
+            Variant::Reversi1889 => Reversi1889::legal_moves(s),
+        }
+    }
+
+    /// The state after the side to move plays `square`, a legal move.
+    pub fn play(self, s: &State, square: u8) -> State {
+        match self {
+            Variant::Othello | Variant::Anti => State {
+                pos: s.pos.play(square),
+                player_supply: s.opponent_supply,
+                opponent_supply: s.player_supply.saturating_sub(1),
+            },
+            Variant::Reversi1889 => Reversi1889::play(s, square),
+        }
+    }
+
+    /// Discs that the move on `square` flips (none for a placement).
+    pub fn flips(self, s: &State, square: u8) -> u64 {
+        if self == Variant::Reversi1889 && in_placement_phase(&s.pos) {
+            0
+        } else {
+            s.pos.flips(square)
+        }
+    }
+
+    /// True when neither side can move.
+    pub fn is_game_over(self, s: &State) -> bool {
+        self.legal_moves(s) == 0 && self.legal_moves(&s.pass()) == 0
+    }
+
+    /// The final score for the side to move (call on a finished game).
+    pub fn final_score(self, s: &State) -> i32 {
+        match self {
+            Variant::Othello => Othello::final_score(&s.pos),
+            Variant::Anti => Anti::final_score(&s.pos),
+            Variant::Reversi1889 => Reversi1889::final_score(s),
+        }
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The error for an unknown variant name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown variant `{0}` (expected othello, anti or reversi1889)")]
+pub struct UnknownVariant(pub String);
+
+impl FromStr for Variant {
+    type Err = UnknownVariant;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().replace(['-', '_', ' '], "").as_str() {
+            "othello" | "standard" | "8" => Ok(Variant::Othello),
+            "anti" | "antiothello" | "8a" => Ok(Variant::Anti),
+            "reversi1889" | "1889" | "reversi" => Ok(Variant::Reversi1889),
+            _ => Err(UnknownVariant(s.to_string())),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::square::Square;
+
+    fn sq(name: &str) -> u8 {
+        Square::parse(name).unwrap().index()
+    }
+
+    #[test]
+    fn woc_scoring_gives_empties_to_the_winner() {
+        assert_eq!(woc_score(40, 20), 24); // 44-20 with 4 empties
+        assert_eq!(woc_score(20, 40), -24);
+        assert_eq!(woc_score(30, 30), 0);
+        assert_eq!(woc_score(32, 32), 0);
+        assert_eq!(woc_score(64, 0), 64);
+    }
+
+    #[test]
+    fn anti_inverts_the_result() {
+        let pos = Position::new((1 << 40) - 1, 0xFF << 48); // 40 vs 8, 16 empties
+        assert_eq!(Othello::final_score(&pos), 32 + 16);
+        assert_eq!(Anti::final_score(&pos), -(32 + 16));
+        let even = Position::new(0xFFFF_FFFF, 0xFFFF_FFFF << 32);
+        assert_eq!(Anti::final_score(&even), 0);
+    }
+
+    #[test]
+    fn reversi_1889_placement_then_othello_moves() {
+        let mut s = Variant::Reversi1889.start_state();
+        assert_eq!(s.player_supply, 32);
+        assert_eq!(Reversi1889::legal_moves(&s), CENTRE);
+        // Black d4, white d5, black e4, white e5: a non-standard arrangement.
+        for name in ["d4", "d5", "e4", "e5"] {
+            assert!(Reversi1889::legal_moves(&s) & (1 << sq(name)) != 0);
+            s = Reversi1889::play(&s, sq(name));
+        }
+        assert_eq!(s.pos.occupied(), CENTRE);
+        assert_eq!(s.player_supply, 30);
+        assert_eq!(s.opponent_supply, 30);
+        // Now Othello moves, computed on the board as it stands.
+        assert_eq!(Reversi1889::legal_moves(&s), s.pos.legal_moves());
+        assert_ne!(s.pos.legal_moves(), 0);
+        // Plain disc difference, no empties bonus.
+        assert_eq!(Reversi1889::final_score(&s), 0);
+    }
+
+    #[test]
+    fn reversi_1889_player_out_of_discs_passes() {
+        // Black (to move) has a legal move on the board (d1) but no disc in hand; white
+        // could play a1.
+        let pos = Position::new(1 << sq("b1"), 1 << sq("c1"));
+        assert_ne!(pos.legal_moves(), 0);
+        let s = State {
+            pos,
+            player_supply: 0,
+            opponent_supply: 5,
+        };
+        assert_eq!(Reversi1889::legal_moves(&s), 0);
+        assert!(!Variant::Reversi1889.is_game_over(&s));
+        // When both are out of discs (or out of moves) the game is over.
+        let both = State {
+            opponent_supply: 0,
+            ..s
+        };
+        assert!(Variant::Reversi1889.is_game_over(&both));
+        assert!(!Variant::Othello.is_game_over(&both));
+    }
+
+    #[test]
+    fn variant_names_parse() {
+        for v in Variant::ALL {
+            assert_eq!(v.name().parse::<Variant>().unwrap(), v);
+        }
+        assert!("chess".parse::<Variant>().is_err());
+    }
+}

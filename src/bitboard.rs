@@ -76,7 +76,11 @@ pub const fn flip_anti_diagonal(b: u64) -> u64 {
 /// identity.
 #[inline]
 pub const fn symmetry(b: u64, sym: u8) -> u64 {
-    let b = if sym & 1 != 0 { mirror_horizontal(b) } else { b };
+    let b = if sym & 1 != 0 {
+        mirror_horizontal(b)
+    } else {
+        b
+    };
     let b = if sym & 2 != 0 { flip_vertical(b) } else { b };
     if sym & 4 != 0 { flip_diagonal(b) } else { b }
 }
@@ -86,7 +90,11 @@ pub const fn symmetry(b: u64, sym: u8) -> u64 {
 pub const fn inverse_symmetry(b: u64, sym: u8) -> u64 {
     let b = if sym & 4 != 0 { flip_diagonal(b) } else { b };
     let b = if sym & 2 != 0 { flip_vertical(b) } else { b };
-    if sym & 1 != 0 { mirror_horizontal(b) } else { b }
+    if sym & 1 != 0 {
+        mirror_horizontal(b)
+    } else {
+        b
+    }
 }
 
 /// The square index that `square` maps to under symmetry `sym`.

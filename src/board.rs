@@ -387,7 +387,10 @@ mod avx2 {
             let down = _mm256_andnot_si256(_mm256_cmpeq_epi64(outflank, zero), f);
 
             let all = _mm256_or_si256(up, down);
-            let m = _mm_or_si128(_mm256_castsi256_si128(all), _mm256_extracti128_si256(all, 1));
+            let m = _mm_or_si128(
+                _mm256_castsi256_si128(all),
+                _mm256_extracti128_si256(all, 1),
+            );
             let m = _mm_or_si128(m, _mm_unpackhi_epi64(m, m));
             _mm_cvtsi128_si64(m) as u64
         }
@@ -456,7 +459,11 @@ mod tests {
                 }
                 let expected = flips_naive(pos.player, pos.opponent, sq);
                 assert_eq!(flips_portable(pos.player, pos.opponent, sq), expected);
-                assert_eq!(flips(pos.player, pos.opponent, sq), expected, "{pos:?} {sq}");
+                assert_eq!(
+                    flips(pos.player, pos.opponent, sq),
+                    expected,
+                    "{pos:?} {sq}"
+                );
             }
         }
     }
@@ -466,8 +473,7 @@ mod tests {
         for pos in random_positions(20_000, 11) {
             let mut expected = 0;
             for sq in 0..64u8 {
-                if pos.occupied() & (1 << sq) == 0
-                    && flips_naive(pos.player, pos.opponent, sq) != 0
+                if pos.occupied() & (1 << sq) == 0 && flips_naive(pos.player, pos.opponent, sq) != 0
                 {
                     expected |= 1 << sq;
                 }

@@ -6,6 +6,8 @@
 
 pub mod bitboard;
 pub mod board;
+pub mod formats;
+pub mod game;
 pub mod perft;
 pub mod rules;
 pub mod square;

@@ -117,7 +117,10 @@ mod tests {
     fn anti_has_othello_perft() {
         let s = Variant::Anti.start_state();
         for d in 1..=7 {
-            assert_eq!(perft_variant(Variant::Anti, &s, d), START_PERFT[d as usize - 1]);
+            assert_eq!(
+                perft_variant(Variant::Anti, &s, d),
+                START_PERFT[d as usize - 1]
+            );
         }
     }
 

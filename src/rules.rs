@@ -301,7 +301,12 @@ pub struct UnknownVariant(pub String);
 impl FromStr for Variant {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.trim().to_ascii_lowercase().replace(['-', '_', ' '], "").as_str() {
+        match s
+            .trim()
+            .to_ascii_lowercase()
+            .replace(['-', '_', ' '], "")
+            .as_str()
+        {
             "othello" | "standard" | "8" => Ok(Variant::Othello),
             "anti" | "antiothello" | "8a" => Ok(Variant::Anti),
             "reversi1889" | "1889" | "reversi" => Ok(Variant::Reversi1889),

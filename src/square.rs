@@ -14,7 +14,11 @@ pub struct Square(u8);
 impl Square {
     /// The square with bit index `index`, or `None` when `index >= 64`.
     pub const fn new(index: u8) -> Option<Square> {
-        if index < 64 { Some(Square(index)) } else { None }
+        if index < 64 {
+            Some(Square(index))
+        } else {
+            None
+        }
     }
 
     /// The square with bit index `index`; the caller guarantees `index < 64`.
@@ -215,6 +219,9 @@ mod tests {
         for bad in ["P", "PASSS", "-", "@", "x"] {
             assert_eq!(Move::parse(bad), None, "{bad}");
         }
-        assert_eq!(Move::parse("d3"), Some(Move::Play(Square::from_coords(3, 2))));
+        assert_eq!(
+            Move::parse("d3"),
+            Some(Move::Play(Square::from_coords(3, 2)))
+        );
     }
 }

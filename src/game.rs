@@ -153,7 +153,7 @@ impl Game {
 
     /// The colour to move after `ply` plies.
     pub fn side_at(&self, ply: usize) -> Color {
-        if ply % 2 == 0 {
+        if ply.is_multiple_of(2) {
             self.start_side
         } else {
             self.start_side.opposite()

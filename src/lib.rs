@@ -6,6 +6,7 @@
 
 pub mod bitboard;
 pub mod board;
+pub mod cli;
 pub mod formats;
 pub mod game;
 pub mod perft;

@@ -1,7 +1,13 @@
+//! The `volte` binary: parses the command line and dispatches to [`volte::cli`].
+
+use clap::Parser;
+
 fn main() {
-    let d: u32 = std::env::args().nth(1).unwrap().parse().unwrap();
-    let t = std::time::Instant::now();
-    let n = volte::perft::perft_othello(&volte::board::Position::START, d);
-    let s = t.elapsed().as_secs_f64();
-    println!("{n} {s:.3}s {:.1} M/s", n as f64 / s / 1e6);
+    let cli = volte::cli::Cli::parse();
+    if let Err(e) = volte::cli::run(cli) {
+        // One line: the error and its causes.
+        let causes: Vec<String> = e.chain().map(|c| c.to_string()).collect();
+        eprintln!("error: {}", causes.join(": "));
+        std::process::exit(1);
+    }
 }

@@ -46,6 +46,76 @@ pub fn perft_variant(variant: Variant, s: &State, depth: u32) -> u64 {
     }
 }
 
+/// Collects the subtrees `split` plies below `s` as `(state, remaining depth)`, following
+/// the same convention as [`perft`], so that the subtrees' perft values sum to perft of `s`.
+fn expand<R: Rules>(s: &R::S, depth: u32, split: u32, out: &mut Vec<(R::S, u32)>) {
+    if split == 0 || depth <= 1 {
+        out.push((*s, depth));
+        return;
+    }
+    let moves = R::legal_moves(s);
+    if moves == 0 {
+        let passed = R::pass(s);
+        if R::legal_moves(&passed) == 0 {
+            out.push((*s, depth));
+        } else {
+            expand::<R>(&passed, depth - 1, split - 1, out);
+        }
+        return;
+    }
+    for sq in Bits(moves) {
+        expand::<R>(&R::play(s, sq), depth - 1, split - 1, out);
+    }
+}
+
+fn perft_parallel_generic<R: Rules>(
+    s: &R::S,
+    depth: u32,
+    threads: usize,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> u64 {
+    use rayon::prelude::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let mut tasks = Vec::new();
+    // Enough subtrees to keep every thread busy and to report progress often.
+    expand::<R>(s, depth, depth.saturating_sub(6).clamp(1, 4), &mut tasks);
+    let done = AtomicUsize::new(0);
+    let total = tasks.len();
+    let work = || {
+        tasks
+            .par_iter()
+            .map(|(t, d)| {
+                let n = perft::<R>(t, *d);
+                progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
+                n
+            })
+            .sum()
+    };
+    match rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build()
+    {
+        Ok(pool) => pool.install(work),
+        Err(_) => work(),
+    }
+}
+
+/// perft for any variant on `threads` threads: the tree is split a few plies down and the
+/// subtrees are counted in parallel. `progress(done, total)` is called after each subtree.
+pub fn perft_parallel(
+    variant: Variant,
+    s: &State,
+    depth: u32,
+    threads: usize,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> u64 {
+    match variant {
+        Variant::Othello => perft_parallel_generic::<Othello>(&s.pos, depth, threads, progress),
+        Variant::Anti => perft_parallel_generic::<Anti>(&s.pos, depth, threads, progress),
+        Variant::Reversi1889 => perft_parallel_generic::<Reversi1889>(s, depth, threads, progress),
+    }
+}
+
 /// perft split by the first move: one `(move, leaves)` per legal move (or one pass),
 /// in square order. Empty when the game is over.
 pub fn divide(variant: Variant, s: &State, depth: u32) -> Vec<(Move, u64)> {
@@ -102,6 +172,19 @@ mod tests {
         let parts = divide(Variant::Othello, &s, 5);
         assert_eq!(parts.len(), 4);
         assert_eq!(parts.iter().map(|p| p.1).sum::<u64>(), START_PERFT[4]);
+    }
+
+    #[test]
+    fn parallel_perft_agrees() {
+        for v in Variant::ALL {
+            let s = v.start_state();
+            for d in [1, 2, 7, 9] {
+                assert_eq!(
+                    perft_parallel(v, &s, d, 2, &|_, _| {}),
+                    perft_variant(v, &s, d)
+                );
+            }
+        }
     }
 
     #[test]

@@ -48,7 +48,7 @@ pub fn parse_time(text: &str) -> Option<f64> {
         total = total * 60.0 + v;
         days_s += days * 86_400.0;
     }
-    Some(total + days_s)
+    Some(total + days_s).filter(|t| t.is_finite())
 }
 
 /// Writes seconds as GGF does: `m:ss`, or `h:mm:ss` from an hour up.
@@ -310,13 +310,13 @@ fn parse_game_at(text: &str, start: usize) -> Result<(Game, usize), FormatError>
             _ => {}
         }
     }
-    if let Some((t, at)) = ty {
-        if t.anti {
-            if variant == Variant::Reversi1889 {
-                return Err(error_at(text, at, "Anti and Reversi 1889 do not mix"));
-            }
-            variant = Variant::Anti;
+    if let Some((t, at)) = ty
+        && t.anti
+    {
+        if variant == Variant::Reversi1889 {
+            return Err(error_at(text, at, "Anti and Reversi 1889 do not mix"));
         }
+        variant = Variant::Anti;
     }
     let mut game = match board {
         Some((black, white, side)) => {
@@ -534,6 +534,7 @@ mod tests {
         assert_eq!(parse_time("1.00:00:00"), Some(86_400.0));
         assert_eq!(parse_time("90"), Some(90.0));
         assert_eq!(parse_time("x"), None);
+        assert_eq!(parse_time(&format!("{}:00", "9".repeat(400))), None);
         let c = parse_clock("5:00/0:10/2:00").unwrap();
         assert_eq!((c.main_s, c.increment_s, c.grace_s), (300.0, 10.0, 120.0));
 

@@ -1,0 +1,214 @@
+//! The command line: clap definitions and one function per subcommand. Library errors
+//! become one-line messages here; `main.rs` only parses and dispatches.
+
+use crate::formats::{self, ggf};
+use crate::game::Game;
+use crate::perft;
+use crate::rules::Variant;
+use crate::square::Move;
+use anyhow::{Context, Result, bail};
+use clap::{Parser, Subcommand};
+use std::io::IsTerminal;
+use std::path::Path;
+use std::time::Instant;
+
+/// volte: a strong Othello/Reversi engine for Othello, Anti Othello and Reversi 1889.
+#[derive(Parser, Debug)]
+#[command(name = "volte", version, about, long_about = None, arg_required_else_help = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Count the leaves of the game tree to a depth (move-generation check and benchmark).
+    ///
+    /// A pass costs one ply and a finished game counts as one leaf. From the standard
+    /// start: 4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571284, 212258800,
+    /// 1939886636, 18429641748, 184042084512 (depths 1-14).
+    Perft {
+        /// Depth in plies (1-60).
+        #[arg(value_parser = clap::value_parser!(u32).range(1..=60))]
+        depth: u32,
+        /// Start from this position instead of the variant's start: 64 cells a1..h8
+        /// (X/*, O, -) then the side to move (`"<cells> X"`), a transcript played from
+        /// the start (`f5d6c3`), or a GGF game (its final position).
+        #[arg(long, short)]
+        position: Option<String>,
+        /// Rules: othello, anti or reversi1889.
+        #[arg(long, short, default_value = "othello")]
+        variant: Variant,
+        /// Print the leaf count under each first move at the final depth.
+        #[arg(long)]
+        divide: bool,
+        /// Only count the final depth (default: print every depth from 1 up).
+        #[arg(long)]
+        only: bool,
+        /// Threads; the tree is split a few plies down.
+        #[arg(long, short, default_value_t = 1)]
+        threads: usize,
+    },
+    /// Show a board: its discs, side to move, legal moves, and the result if it is over.
+    ///
+    /// INPUT is a position (`"<64 cells> X"`), a transcript (`f5d6c3`, passes inferred),
+    /// a GGF game, a Logistello .gam line, or a file holding one of these (the first
+    /// game or position of the file is shown).
+    Show {
+        /// The position, transcript, GGF game, or a file name (several words are joined).
+        #[arg(required = true, num_args = 1..)]
+        input: Vec<String>,
+        /// Rules for positions and transcripts: othello, anti or reversi1889 (GGF games
+        /// carry their own).
+        #[arg(long, short, default_value = "othello")]
+        variant: Variant,
+        /// Also print the game as GGF.
+        #[arg(long)]
+        ggf: bool,
+    },
+}
+
+/// Reads INPUT: a file's text when it names a file, the text itself otherwise.
+fn read_input(input: &str) -> Result<String> {
+    let path = Path::new(input);
+    if input.len() < 4096 && path.is_file() {
+        let bytes = std::fs::read(path).with_context(|| format!("cannot read {input}"))?;
+        if input.ends_with(".gz") {
+            use std::io::Read;
+            let mut text = String::new();
+            flate2::read::GzDecoder::new(&bytes[..])
+                .read_to_string(&mut text)
+                .with_context(|| format!("{input} is not gzip-compressed text"))?;
+            return Ok(text);
+        }
+        return String::from_utf8(bytes).with_context(|| format!("{input} is not UTF-8 text"));
+    }
+    Ok(input.to_string())
+}
+
+/// Parses a position, transcript, GGF game or file into a game.
+pub fn parse_game_input(input: &str, variant: Variant) -> Result<Game> {
+    let text = read_input(input)?;
+    let first = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('%') && !l.starts_with('#'))
+        .unwrap_or("");
+    if first.is_empty() {
+        bail!("empty input: expected a position, a transcript or a GGF game");
+    }
+    let game = if text.trim_start().starts_with("(;") {
+        formats::parse_any(&text, variant)?
+    } else {
+        formats::parse_any(first, variant)?
+    };
+    Ok(game)
+}
+
+/// Runs a parsed command line.
+pub fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Perft {
+            depth,
+            position,
+            variant,
+            divide,
+            only,
+            threads,
+        } => run_perft(depth, position.as_deref(), variant, divide, only, threads),
+        Command::Show {
+            input,
+            variant,
+            ggf,
+        } => run_show(&input.join(" "), variant, ggf),
+    }
+}
+
+fn run_perft(
+    depth: u32,
+    position: Option<&str>,
+    variant: Variant,
+    divide: bool,
+    only: bool,
+    threads: usize,
+) -> Result<()> {
+    let game = match position {
+        Some(p) => parse_game_input(p, variant)?,
+        None => Game::new(variant),
+    };
+    let state = *game.current();
+    let variant = game.variant();
+    println!(
+        "perft {variant}, {} to move, {} empties, {threads} thread{}",
+        game.side_to_move(),
+        state.pos.n_empties(),
+        if threads == 1 { "" } else { "s" }
+    );
+    let first = if only { depth } else { 1 };
+    let show_progress = std::io::stderr().is_terminal();
+    let mut total_leaves = 0u64;
+    let mut total_s = 0.0;
+    for d in first..=depth {
+        let bar = (show_progress && d >= 11).then(|| {
+            let bar = indicatif::ProgressBar::new(0);
+            bar.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "depth {msg} [{bar:30}] {pos}/{len} subtrees, {elapsed} (eta {eta})",
+                )
+                .expect("a valid template")
+                .progress_chars("=> "),
+            );
+            bar.set_message(d.to_string());
+            bar
+        });
+        let progress = |done: usize, total: usize| {
+            if let Some(b) = &bar {
+                b.set_length(total as u64);
+                b.set_position(done as u64);
+            }
+        };
+        let start = Instant::now();
+        let leaves = perft::perft_parallel(variant, &state, d, threads, &progress);
+        let secs = start.elapsed().as_secs_f64();
+        if let Some(b) = bar {
+            b.finish_and_clear();
+        }
+        total_leaves += leaves;
+        total_s += secs;
+        println!(
+            "depth {d:2}: {leaves:>15} leaves {secs:9.3} s {:9.1} M leaves/s",
+            leaves as f64 / secs.max(1e-9) / 1e6
+        );
+    }
+    if depth > first {
+        println!(
+            "total   : {total_leaves:>15} leaves {total_s:9.3} s {:9.1} M leaves/s",
+            total_leaves as f64 / total_s.max(1e-9) / 1e6
+        );
+    }
+    if divide {
+        println!("divide at depth {depth}:");
+        for (mv, n) in perft::divide(variant, &state, depth) {
+            println!(
+                "  {:<4} {n}",
+                match mv {
+                    Move::Pass => "pass".to_string(),
+                    Move::Play(sq) => sq.to_string(),
+                }
+            );
+        }
+    }
+    Ok(())
+}
+
+fn run_show(input: &str, variant: Variant, as_ggf: bool) -> Result<()> {
+    let game = parse_game_input(input, variant)?;
+    print!("{}", game.render());
+    if !game.moves().is_empty() {
+        println!("Moves: {}", game.transcript());
+    }
+    if as_ggf {
+        println!("{}", ggf::write(&game));
+    }
+    Ok(())
+}

@@ -34,7 +34,7 @@ pub enum Command {
         /// Start from this position instead of the variant's start: 64 cells a1..h8
         /// (X/*, O, -) then the side to move (`"<cells> X"`), a transcript played from
         /// the start (`f5d6c3`), or a GGF game (its final position).
-        #[arg(long, short)]
+        #[arg(long, short, allow_hyphen_values = true)]
         position: Option<String>,
         /// Rules: othello, anti or reversi1889.
         #[arg(long, short, default_value = "othello")]
@@ -55,9 +55,10 @@ pub enum Command {
     /// a GGF game, a Logistello .gam line, or a file holding one of these (the first
     /// game or position of the file is shown).
     Show {
-        /// The position, transcript, GGF game, or a file name (several words are joined).
-        #[arg(required = true, num_args = 1..)]
-        input: Vec<String>,
+        /// The position, transcript, GGF game, or a file name. Quote it when it has spaces:
+        /// `volte show "--XXXXX--OOO...OOOOO-- X"`.
+        #[arg(allow_hyphen_values = true)]
+        input: String,
         /// Rules for positions and transcripts: othello, anti or reversi1889 (GGF games
         /// carry their own).
         #[arg(long, short, default_value = "othello")]
@@ -120,7 +121,7 @@ pub fn run(cli: Cli) -> Result<()> {
             input,
             variant,
             ggf,
-        } => run_show(&input.join(" "), variant, ggf),
+        } => run_show(&input, variant, ggf),
     }
 }
 

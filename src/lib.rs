@@ -12,3 +12,4 @@ pub mod game;
 pub mod perft;
 pub mod rules;
 pub mod square;
+pub mod stability;

@@ -11,5 +11,6 @@ pub mod formats;
 pub mod game;
 pub mod perft;
 pub mod rules;
+pub mod search;
 pub mod square;
 pub mod stability;

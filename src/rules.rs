@@ -6,6 +6,7 @@
 
 use crate::bitboard::CENTRE;
 use crate::board::Position;
+use crate::stability::count_stable;
 use std::fmt;
 use std::str::FromStr;
 
@@ -66,6 +67,55 @@ pub trait Rules: Copy + Send + Sync + 'static {
     fn pass(s: &Self::S) -> Self::S;
     /// The final score for the side to move of a finished game.
     fn final_score(s: &Self::S) -> i32;
+
+    /// The state after the side to move plays on the empty `square`, or `None` when that
+    /// move is illegal.
+    fn try_play(s: &Self::S, square: u8) -> Option<Self::S>;
+
+    /// The exact final score for the side to move when `square` is the only empty square.
+    fn last_empty_score(s: &Self::S, square: u8) -> i32 {
+        if let Some(next) = Self::try_play(s, square) {
+            return -Self::final_score(&next);
+        }
+        let passed = Self::pass(s);
+        match Self::try_play(&passed, square) {
+            Some(next) => Self::final_score(&next),
+            None => Self::final_score(s),
+        }
+    }
+
+    /// An upper bound on the final score for the side to move, from the stable discs that
+    /// bound it.
+    fn stability_upper_bound(s: &Self::S) -> i32;
+
+    /// A word mixed into the position's hash for state beyond the discs.
+    fn hash_extra(_s: &Self::S) -> u64 {
+        0
+    }
+}
+
+/// Exact Othello score (WOC) for the side to move of `pos` when `square` is its only empty
+/// square: the side to move plays it if it can, else the opponent, else nobody.
+#[inline]
+fn othello_last_empty_score(pos: &Position, square: u8) -> i32 {
+    let n_player = pos.player_discs() as i32;
+    let flipped = pos.flips(square).count_ones() as i32;
+    if flipped > 0 {
+        return 2 * (n_player + flipped + 1) - 64;
+    }
+    let flipped = crate::board::flips(pos.opponent, pos.player, square).count_ones() as i32;
+    if flipped > 0 {
+        return 2 * (n_player - flipped) - 64;
+    }
+    // Nobody can play: 63 discs, the empty square goes to the winner.
+    let diff = 2 * n_player - 63;
+    if diff > 0 { diff + 1 } else { diff - 1 }
+}
+
+#[inline]
+fn try_play_position(pos: &Position, square: u8) -> Option<Position> {
+    let flipped = pos.flips(square);
+    (flipped != 0).then(|| pos.play_flips(square, flipped))
 }
 
 /// Standard Othello, WOC scoring.
@@ -119,6 +169,18 @@ impl Rules for Othello {
     fn final_score(s: &Position) -> i32 {
         woc_score(s.player_discs(), s.opponent_discs())
     }
+    #[inline(always)]
+    fn try_play(s: &Position, square: u8) -> Option<Position> {
+        try_play_position(s, square)
+    }
+    #[inline(always)]
+    fn last_empty_score(s: &Position, square: u8) -> i32 {
+        othello_last_empty_score(s, square)
+    }
+    #[inline]
+    fn stability_upper_bound(s: &Position) -> i32 {
+        64 - 2 * count_stable(s.opponent, s.player) as i32
+    }
 }
 
 impl Rules for Anti {
@@ -148,6 +210,25 @@ impl Rules for Anti {
     fn final_score(s: &Position) -> i32 {
         // Fewer discs wins: the opponent's discs count for the player.
         woc_score(s.opponent_discs(), s.player_discs())
+    }
+    #[inline(always)]
+    fn try_play(s: &Position, square: u8) -> Option<Position> {
+        try_play_position(s, square)
+    }
+    #[inline(always)]
+    fn last_empty_score(s: &Position, square: u8) -> i32 {
+        // WOC scoring is antisymmetric, so the Anti score is the negated Othello score.
+        -othello_last_empty_score(s, square)
+    }
+    #[inline]
+    fn stability_upper_bound(s: &Position) -> i32 {
+        // The player's own stable discs are the ones that hurt in Anti.
+        64 - 2 * count_stable(s.player, s.opponent) as i32
+    }
+    #[inline]
+    fn hash_extra(_s: &Position) -> u64 {
+        // Anti scores differ from Othello's for the same discs: keep them apart in tables.
+        0xA
     }
 }
 
@@ -201,6 +282,18 @@ impl Rules for Reversi1889 {
     #[inline]
     fn final_score(s: &State) -> i32 {
         s.pos.player_discs() as i32 - s.pos.opponent_discs() as i32
+    }
+    #[inline]
+    fn try_play(s: &State, square: u8) -> Option<State> {
+        (Self::legal_moves(s) & (1u64 << square) != 0).then(|| Self::play(s, square))
+    }
+    #[inline]
+    fn stability_upper_bound(s: &State) -> i32 {
+        64 - 2 * count_stable(s.pos.opponent, s.pos.player) as i32
+    }
+    #[inline]
+    fn hash_extra(s: &State) -> u64 {
+        0x1889_0000 | u64::from(s.player_supply) << 8 | u64::from(s.opponent_supply)
     }
 }
 

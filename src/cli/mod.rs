@@ -1,6 +1,8 @@
 //! The command line: clap definitions and one function per subcommand. Library errors
 //! become one-line messages here; `main.rs` only parses and dispatches.
 
+mod solve;
+
 use crate::formats::{self, ggf};
 use crate::game::Game;
 use crate::perft;
@@ -67,10 +69,48 @@ pub enum Command {
         #[arg(long)]
         ggf: bool,
     },
+    /// Solve endgame positions exactly (or win/loss/draw) and print a table.
+    ///
+    /// INPUT is an OBF file (one position a line, with `MOVE:score` fields to check
+    /// against), a file of positions (`<64 cells> <side>` a line), a file of transcripts,
+    /// a GGF file (the final position of each game), or one position, transcript or GGF
+    /// game given on the command line. The exit status is 1 when a result disagrees with
+    /// the file or a line could not be read (the other positions are still solved).
+    Solve {
+        /// The positions to solve (a file, or one position / transcript / GGF game).
+        #[arg(allow_hyphen_values = true, required_unless_present = "position")]
+        input: Option<String>,
+        /// Solve this position (`"<64 cells> X"`) instead of INPUT.
+        #[arg(long, short, allow_hyphen_values = true)]
+        position: Option<String>,
+        /// Rules: othello, anti or reversi1889 (GGF games carry their own).
+        #[arg(long, short, default_value = "othello")]
+        variant: Variant,
+        /// Search threads.
+        #[arg(long, short, default_value_t = 1)]
+        threads: usize,
+        /// Only find whether the side to move wins, draws or loses (faster).
+        #[arg(long)]
+        wld: bool,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 256)]
+        hash_mb: usize,
+        /// Also give the score of every legal move (as OBF files list them).
+        #[arg(long)]
+        all_moves: bool,
+        /// Number of the first position in the table (default: from a file name like
+        /// `fforum-40-59.obf`, else 1).
+        #[arg(long)]
+        first: Option<usize>,
+        /// Keep the table between positions (faster on related positions; node counts
+        /// then depend on the order).
+        #[arg(long)]
+        keep_hash: bool,
+    },
 }
 
 /// Reads INPUT: a file's text when it names a file, the text itself otherwise.
-fn read_input(input: &str) -> Result<String> {
+pub(crate) fn read_input(input: &str) -> Result<String> {
     let path = Path::new(input);
     if input.len() < 4096 && path.is_file() {
         let bytes = std::fs::read(path).with_context(|| format!("cannot read {input}"))?;
@@ -122,6 +162,26 @@ pub fn run(cli: Cli) -> Result<()> {
             variant,
             ggf,
         } => run_show(&input, variant, ggf),
+        Command::Solve {
+            input,
+            position,
+            variant,
+            threads,
+            wld,
+            hash_mb,
+            all_moves,
+            first,
+            keep_hash,
+        } => solve::run(solve::SolveArgs {
+            input: position.or(input).unwrap_or_default(),
+            variant,
+            threads,
+            wld,
+            hash_mb,
+            all_moves,
+            first,
+            keep_hash,
+        }),
     }
 }
 

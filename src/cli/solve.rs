@@ -1,0 +1,232 @@
+//! `volte solve`: reads positions, solves them, prints one row each and a total.
+
+use super::read_input;
+use crate::formats::{self, FormatError, ggf, obf};
+use crate::game::Game;
+use crate::rules::Variant;
+use crate::search::endgame::{SolveMode, SolveOptions, SolveResult, Solver};
+use crate::square::{Color, Move};
+use anyhow::{Result, bail};
+use std::io::IsTerminal;
+use std::time::Duration;
+
+pub struct SolveArgs {
+    pub input: String,
+    pub variant: Variant,
+    pub threads: usize,
+    pub wld: bool,
+    pub hash_mb: usize,
+    pub all_moves: bool,
+    pub first: Option<usize>,
+    pub keep_hash: bool,
+}
+
+/// One position to solve, with what the input says its answer is.
+struct Problem {
+    game: Game,
+    /// Best score and best moves given by an OBF line.
+    expected: Option<(i32, Vec<Move>)>,
+}
+
+/// Reads every problem of the input; bad lines become errors in place.
+fn read_problems(input: &str, variant: Variant) -> Result<Vec<Result<Problem, FormatError>>> {
+    let text = read_input(input)?;
+    if text.trim_start().starts_with("(;") {
+        return Ok(ggf::parse_games(&text)
+            .into_iter()
+            .map(|g| {
+                g.map(|game| Problem {
+                    game,
+                    expected: None,
+                })
+            })
+            .collect());
+    }
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('%') || t.starts_with('#') {
+            continue;
+        }
+        let first_word = t.split_whitespace().next().unwrap_or("");
+        let problem = if first_word.chars().count() >= 64 || first_word.contains(';') {
+            obf::parse_line(line, i + 1).map(|p| Problem {
+                game: p.to_game(variant),
+                expected: p.best_score().map(|s| (s, p.best_moves())),
+            })
+        } else {
+            formats::parse_any(t, variant)
+                .map(|game| Problem {
+                    game,
+                    expected: None,
+                })
+                .map_err(|e| e.at_line(i + 1, 0))
+        };
+        out.push(problem);
+    }
+    if out.is_empty() {
+        bail!("no position found in the input");
+    }
+    Ok(out)
+}
+
+/// The first problem number from a name like `fforum-40-59.obf`.
+fn first_number_from_name(input: &str) -> Option<usize> {
+    let stem = std::path::Path::new(input).file_stem()?.to_str()?;
+    let mut parts = stem.rsplit('-');
+    let last: usize = parts.next()?.parse().ok()?;
+    let first: usize = parts.next()?.parse().ok()?;
+    (first <= last).then_some(first)
+}
+
+fn format_score(score: i32, wld: bool) -> String {
+    if wld {
+        match score.signum() {
+            1 => "win".into(),
+            -1 => "loss".into(),
+            _ => "draw".into(),
+        }
+    } else {
+        format!("{score:+}")
+    }
+}
+
+pub fn run(args: SolveArgs) -> Result<()> {
+    let problems = read_problems(&args.input, args.variant)?;
+    let first = args
+        .first
+        .or_else(|| first_number_from_name(&args.input))
+        .unwrap_or(1);
+    let solver = Solver::new(args.hash_mb);
+    let options = SolveOptions {
+        mode: if args.wld {
+            SolveMode::WinLossDraw
+        } else {
+            SolveMode::Exact
+        },
+        all_moves: args.all_moves,
+        threads: args.threads.max(1),
+    };
+    let bar = std::io::stderr().is_terminal().then(|| {
+        let bar = indicatif::ProgressBar::new(problems.len() as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:30} {pos}/{len} positions, {elapsed} {msg}",
+            )
+            .expect("a valid template"),
+        );
+        bar
+    });
+    let print = |line: String| match &bar {
+        Some(b) => b.println(line),
+        None => println!("{line}"),
+    };
+
+    print(format!(
+        "{:>4} {:>7} {:>5} {:>6} {:>8} {:>15} {:>10} {:>8}  pv",
+        "#", "empties", "move", "score", "expected", "nodes", "time(s)", "Mn/s"
+    ));
+    let (mut total_nodes, mut total_time) = (0u64, Duration::ZERO);
+    let (mut disagreements, mut bad_lines, mut solved) = (0, 0, 0);
+    for (k, problem) in problems.iter().enumerate() {
+        let number = first + k;
+        let problem = match problem {
+            Ok(p) => p,
+            Err(e) => {
+                print(format!("{number:>4} error: {e}"));
+                bad_lines += 1;
+                if let Some(b) = &bar {
+                    b.inc(1);
+                }
+                continue;
+            }
+        };
+        if let Some(b) = &bar {
+            b.set_message(format!(
+                "#{number}: {} empties",
+                problem.game.current().pos.n_empties()
+            ));
+        }
+        if !args.keep_hash {
+            solver.clear();
+        }
+        let r: SolveResult = solver.solve(problem.game.variant(), problem.game.current(), &options);
+        solved += 1;
+        total_nodes += r.nodes;
+        total_time += r.time;
+        let (mark, expected) = match &problem.expected {
+            Some((score, moves)) => {
+                let score_ok = if args.wld {
+                    score.signum() == r.score.signum()
+                } else {
+                    *score == r.score
+                };
+                let move_ok = args.wld
+                    || r.best_move.is_none()
+                    || moves.is_empty()
+                    || r.best_move.is_some_and(|m| moves.contains(&m));
+                if !(score_ok && move_ok) {
+                    disagreements += 1;
+                }
+                (
+                    if score_ok && move_ok { " " } else { "!" },
+                    format_score(*score, args.wld),
+                )
+            }
+            None => (" ", "-".into()),
+        };
+        let best = match r.best_move {
+            Some(m) => m.to_upper(),
+            None => "--".into(),
+        };
+        let pv: Vec<String> = r.pv.iter().map(|m| m.to_upper()).collect();
+        print(format!(
+            "{number:>4} {:>7} {best:>5} {:>6} {expected:>7}{mark} {:>15} {:>10.3} {:>8.1}  {}",
+            r.n_empties,
+            format_score(r.score, args.wld),
+            r.nodes,
+            r.time.as_secs_f64(),
+            r.nodes_per_second() / 1e6,
+            pv.join(" ")
+        ));
+        if args.all_moves {
+            let side = match problem.game.side_to_move() {
+                Color::Black => "X",
+                Color::White => "O",
+            };
+            let scores: Vec<String> = r
+                .move_scores
+                .iter()
+                .map(|(m, s)| format!("{}:{}", m.to_upper(), format_score(*s, args.wld)))
+                .collect();
+            print(format!("     {side} to move: {}", scores.join(" ")));
+        }
+        if let Some(b) = &bar {
+            b.inc(1);
+        }
+    }
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    println!(
+        "total: {solved} solved, {total_nodes} nodes, {:.3} s, {:.1} Mn/s{}{}",
+        total_time.as_secs_f64(),
+        total_nodes as f64 / total_time.as_secs_f64().max(1e-9) / 1e6,
+        if disagreements > 0 {
+            format!(", {disagreements} disagree with the file (marked !)")
+        } else {
+            String::new()
+        },
+        if bad_lines > 0 {
+            format!(", {bad_lines} unreadable")
+        } else {
+            String::new()
+        }
+    );
+    if disagreements > 0 || bad_lines > 0 {
+        bail!(
+            "{disagreements} result(s) disagree with the input and {bad_lines} position(s) could not be read"
+        );
+    }
+    Ok(())
+}

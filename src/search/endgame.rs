@@ -1,0 +1,761 @@
+//! The exact endgame solver: the final score (or only win/loss/draw) of a position with
+//! perfect play, for every variant.
+//!
+//! Null-window searches everywhere below a PVS root. Near the leaves moves come straight
+//! from the list of empty squares in parity order (odd quadrants first) and the last empty
+//! square is scored by counting flips; higher up, moves are generated and ordered
+//! fastest-first (fewest replies for the opponent), the transposition table gives the
+//! best move and bounds, enhanced transposition cut-offs probe every child first, and
+//! stable discs bound the score. Above [`SOLVE_SPLIT_EMPTIES`] a node whose first move did
+//! not cut is split over the threads (young brothers wait).
+
+use super::SCORE_INF;
+use super::parameters::*;
+use super::tt::{NO_MOVE, TranspositionTable, TtData, hash};
+use crate::bitboard::{Bits, CORNERS};
+use crate::rules::{Anti, Othello, Reversi1889, Rules, State, Variant};
+use crate::square::{Move, Square};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// Exact score, or only win/loss/draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum SolveMode {
+    #[default]
+    Exact,
+    WinLossDraw,
+}
+
+/// What to solve and how.
+#[derive(Clone, Copy, Debug)]
+pub struct SolveOptions {
+    pub mode: SolveMode,
+    /// Also compute the exact score (or WLD result) of every legal move.
+    pub all_moves: bool,
+    /// Threads to search with (1 = sequential).
+    pub threads: usize,
+}
+
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions {
+            mode: SolveMode::Exact,
+            all_moves: false,
+            threads: 1,
+        }
+    }
+}
+
+/// The answer for one position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SolveResult {
+    /// Final disc difference for the side to move with perfect play. In win/loss/draw
+    /// mode only its sign is meaningful (-1, 0 or 1 unless the search proved more).
+    pub score: i32,
+    /// The best move (or [`Move::Pass`] when the side to move must pass); `None` when the
+    /// game is over.
+    pub best_move: Option<Move>,
+    /// All moves that reach the best score, when every move was solved.
+    pub best_moves: Vec<Move>,
+    /// A principal variation, starting with the best move (exact mode).
+    pub pv: Vec<Move>,
+    /// Score of every legal move, best first (with `all_moves`).
+    pub move_scores: Vec<(Move, i32)>,
+    /// Nodes visited (every position played into, passes included).
+    pub nodes: u64,
+    pub time: Duration,
+    /// Empty squares of the position.
+    pub n_empties: u32,
+}
+
+impl SolveResult {
+    /// Nodes per second.
+    pub fn nodes_per_second(&self) -> f64 {
+        self.nodes as f64 / self.time.as_secs_f64().max(1e-9)
+    }
+}
+
+/// Bits of the four 4x4 quadrants, for parity.
+const QUADRANTS: [u64; 4] = [
+    0x0000_0000_0F0F_0F0F,
+    0x0000_0000_F0F0_F0F0,
+    0x0F0F_0F0F_0000_0000,
+    0xF0F0_F0F0_0000_0000,
+];
+
+/// Squares of the quadrants holding an odd number of empties: moves there come first
+/// (the player who plays last in a region tends to gain).
+#[inline]
+fn odd_quadrants(empties: u64) -> u64 {
+    let mut mask = 0;
+    for q in QUADRANTS {
+        if (empties & q).count_ones() & 1 == 1 {
+            mask |= q;
+        }
+    }
+    mask
+}
+
+/// Shared state of one solve: table, node count, stop flag.
+struct Shared<'a> {
+    tt: &'a TranspositionTable,
+    stop: &'a AtomicBool,
+    nodes: AtomicU64,
+    threads: usize,
+}
+
+/// A split point's cut-off flag, chained to its parents', so that a cut-off anywhere
+/// above stops the helpers below.
+struct SplitFlag<'a> {
+    cut: AtomicBool,
+    parent: Option<&'a SplitFlag<'a>>,
+}
+
+impl SplitFlag<'_> {
+    fn is_cut(&self) -> bool {
+        let mut f = Some(self);
+        while let Some(flag) = f {
+            if flag.cut.load(Ordering::Relaxed) {
+                return true;
+            }
+            f = flag.parent;
+        }
+        false
+    }
+}
+
+/// One search thread's view: shared state plus its own node counter.
+struct Worker<'a, 's, R: Rules> {
+    shared: &'s Shared<'a>,
+    nodes: u64,
+    split: Option<&'s SplitFlag<'s>>,
+    _rules: std::marker::PhantomData<R>,
+}
+
+/// A generated move with the state it leads to and its ordering key.
+#[derive(Clone, Copy)]
+struct Candidate<S> {
+    square: u8,
+    next: S,
+    key: i32,
+}
+
+impl<'a, 's, R: Rules> Worker<'a, 's, R> {
+    fn new(shared: &'s Shared<'a>, split: Option<&'s SplitFlag<'s>>) -> Self {
+        Worker {
+            shared,
+            nodes: 0,
+            split,
+            _rules: std::marker::PhantomData,
+        }
+    }
+
+    /// True when the search must unwind: stopped from outside or cut at a split above.
+    #[inline]
+    fn aborted(&self) -> bool {
+        self.shared.stop.load(Ordering::Relaxed) || self.split.is_some_and(|f| f.is_cut())
+    }
+
+    #[inline]
+    fn key(s: &R::S) -> u64 {
+        let pos = R::position(s);
+        hash(pos.player, pos.opponent, R::hash_extra(s))
+    }
+
+    /// Alpha-beta straight over the empty squares, for the last few.
+    fn small(
+        &mut self,
+        s: &R::S,
+        mut alpha: i32,
+        beta: i32,
+        empties: u64,
+        n: u32,
+        passed: bool,
+    ) -> i32 {
+        self.nodes += 1;
+        if n == 1 {
+            return R::last_empty_score(s, empties.trailing_zeros() as u8);
+        }
+        let odd = odd_quadrants(empties);
+        let mut best = -SCORE_INF;
+        for set in [empties & odd, empties & !odd] {
+            for x in Bits(set) {
+                if let Some(next) = R::try_play(s, x) {
+                    let v = -self.small(&next, -beta, -alpha, empties ^ (1u64 << x), n - 1, false);
+                    if v > best {
+                        best = v;
+                        if v > alpha {
+                            alpha = v;
+                            if v >= beta {
+                                return best;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if best == -SCORE_INF {
+            if passed {
+                return R::final_score(s);
+            }
+            return -self.small(&R::pass(s), -beta, -alpha, empties, n, true);
+        }
+        best
+    }
+
+    /// Generates the legal moves of `s` with their next states and ordering keys.
+    #[inline]
+    fn generate(
+        &mut self,
+        s: &R::S,
+        moves: u64,
+        n: u32,
+        tt_move: u8,
+        list: &mut [Candidate<R::S>; 32],
+    ) -> usize {
+        let odd = odd_quadrants(!R::position(s).occupied());
+        let mut len = 0;
+        for x in Bits(moves) {
+            let next = R::play(s, x);
+            let bit = 1u64 << x;
+            let key = if x == tt_move {
+                1 << 20
+            } else if n >= SOLVE_FASTEST_FIRST_EMPTIES {
+                // Fastest first: few replies (corners count double), then parity.
+                let replies = R::legal_moves(&next);
+                let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+                -mobility * 16 + i32::from(odd & bit != 0) * 2 + i32::from(CORNERS & bit != 0)
+            } else {
+                i32::from(odd & bit != 0)
+            };
+            if len < list.len() {
+                list[len] = Candidate {
+                    square: x,
+                    next,
+                    key,
+                };
+                len += 1;
+            }
+        }
+        len
+    }
+
+    /// Moves the best remaining candidate to position `i`.
+    #[inline]
+    fn pick(list: &mut [Candidate<R::S>], i: usize) {
+        let mut best = i;
+        for j in i + 1..list.len() {
+            if list[j].key > list[best].key {
+                best = j;
+            }
+        }
+        list.swap(i, best);
+    }
+
+    /// Null-window search: is the score above `alpha`? Returns a fail-soft bound.
+    fn nws(&mut self, s: &R::S, alpha: i32, n: u32, passed: bool) -> i32 {
+        if n <= SOLVE_SMALL_EMPTIES {
+            return self.small(s, alpha, alpha + 1, !R::position(s).occupied(), n, passed);
+        }
+        if n < SOLVE_TT_EMPTIES {
+            return self.nws_shallow(s, alpha, n, passed);
+        }
+        self.search(s, alpha, alpha + 1, n, passed)
+    }
+
+    /// Null-window search with move generation, without the table.
+    fn nws_shallow(&mut self, s: &R::S, alpha: i32, n: u32, passed: bool) -> i32 {
+        self.nodes += 1;
+        let moves = R::legal_moves(s);
+        if moves == 0 {
+            if passed {
+                return R::final_score(s);
+            }
+            return -self.nws_shallow(&R::pass(s), -alpha - 1, n, true);
+        }
+        if alpha >= SOLVE_STABILITY_ALPHA[n as usize] {
+            let upper = R::stability_upper_bound(s);
+            if upper <= alpha {
+                return upper;
+            }
+        }
+        let empties = !R::position(s).occupied();
+        let odd = odd_quadrants(empties);
+        let mut best = -SCORE_INF;
+        for set in [moves & odd, moves & !odd] {
+            for x in Bits(set) {
+                let next = R::play(s, x);
+                let v = -self.nws(&next, -alpha - 1, n - 1, false);
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        return best;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// The full search (table, ordering, ETC, stability, splits) with window
+    /// `(alpha, beta)`; PVS inside when the window is open.
+    fn search(&mut self, s: &R::S, alpha: i32, beta: i32, n: u32, passed: bool) -> i32 {
+        self.nodes += 1;
+        if self.aborted() {
+            return 0;
+        }
+        let moves = R::legal_moves(s);
+        if moves == 0 {
+            if passed {
+                return R::final_score(s);
+            }
+            return -self.search(&R::pass(s), -beta, -alpha, n, true);
+        }
+        let (mut alpha, mut beta) = (alpha, beta);
+        if alpha >= SOLVE_STABILITY_ALPHA[n as usize] {
+            let upper = R::stability_upper_bound(s);
+            if upper <= alpha {
+                return upper;
+            }
+            beta = beta.min(upper);
+        }
+        let key = Self::key(s);
+        let tt = self.shared.tt;
+        let mut tt_move = NO_MOVE;
+        if let Some(e) = tt.probe(key) {
+            if u32::from(e.depth) >= n && e.selectivity == 0 {
+                let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
+                if lower >= beta || lower == upper {
+                    return lower;
+                }
+                if upper <= alpha {
+                    return upper;
+                }
+                alpha = alpha.max(lower);
+                beta = beta.min(upper);
+            }
+            tt_move = e.best_move;
+        }
+        let alpha_in = alpha;
+
+        let mut list = [Candidate {
+            square: 0,
+            next: *s,
+            key: 0,
+        }; 32];
+        let len = self.generate(s, moves, n, tt_move, &mut list);
+        let list = &mut list[..len];
+
+        if n >= SOLVE_ETC_EMPTIES {
+            // Enhanced transposition cut-off: a child already known to be bad enough for
+            // the opponent settles the node.
+            for c in list.iter() {
+                if let Some(e) = tt.probe(Self::key(&c.next))
+                    && u32::from(e.depth) >= n - 1
+                    && e.selectivity == 0
+                    && -i32::from(e.upper) >= beta
+                {
+                    let v = -i32::from(e.upper);
+                    self.store(key, alpha_in, beta, v, c.square, n);
+                    return v;
+                }
+            }
+        }
+
+        let mut best = -SCORE_INF;
+        let mut best_move = NO_MOVE;
+        let mut i = 0;
+        while i < list.len() {
+            Self::pick(list, i);
+            let c = list[i];
+            let v = if best == -SCORE_INF {
+                -self.child(&c.next, -beta, -alpha, n - 1)
+            } else {
+                let mut v = -self.nws(&c.next, -alpha - 1, n - 1, false);
+                if v > alpha && v < beta {
+                    v = -self.child(&c.next, -beta, -v, n - 1);
+                }
+                v
+            };
+            if self.aborted() {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = c.square;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+            i += 1;
+            // Young brothers wait: with the first move searched and no cut-off, the rest
+            // may go to the other threads.
+            if i == 1 && i < list.len() && n >= SOLVE_SPLIT_EMPTIES && self.shared.threads > 1 {
+                for j in i..list.len() {
+                    Self::pick(list, j);
+                }
+                let (v, m) = self.split_rest(&list[i..], alpha, beta, n);
+                if v > best {
+                    best = v;
+                    best_move = m;
+                }
+                break;
+            }
+        }
+        if self.aborted() {
+            return 0;
+        }
+        self.store(key, alpha_in, beta, best, best_move, n);
+        best
+    }
+
+    /// Searches a child with an open or null window, choosing the routine by depth.
+    #[inline]
+    fn child(&mut self, s: &R::S, alpha: i32, beta: i32, n: u32) -> i32 {
+        if beta == alpha + 1 {
+            return self.nws(s, alpha, n, false);
+        }
+        if n <= SOLVE_SMALL_EMPTIES {
+            return self.small(s, alpha, beta, !R::position(s).occupied(), n, false);
+        }
+        self.search(s, alpha, beta, n, false)
+    }
+
+    fn store(&self, key: u64, alpha: i32, beta: i32, score: i32, best_move: u8, n: u32) {
+        let (lower, upper) = if score <= alpha {
+            (-64, score)
+        } else if score >= beta {
+            (score, 64)
+        } else {
+            (score, score)
+        };
+        self.shared.tt.store(
+            key,
+            TtData {
+                lower: lower as i16,
+                upper: upper as i16,
+                best_move,
+                depth: n as u8,
+                selectivity: 0,
+            },
+        );
+    }
+
+    /// Searches `rest` (the moves after the first) over the threads, sharing alpha;
+    /// returns the best score and move among them.
+    fn split_rest(&mut self, rest: &[Candidate<R::S>], alpha: i32, beta: i32, n: u32) -> (i32, u8) {
+        use rayon::prelude::*;
+        let shared_alpha = AtomicI32::new(alpha);
+        let flag = SplitFlag {
+            cut: AtomicBool::new(false),
+            parent: self.split,
+        };
+        let shared = self.shared;
+        let results: Vec<(i32, u8, u64)> = rest
+            .par_iter()
+            .map(|c| {
+                let mut w = Worker::<R>::new(shared, Some(&flag));
+                if flag.is_cut() || shared.stop.load(Ordering::Relaxed) {
+                    return (-SCORE_INF, c.square, 0);
+                }
+                let a = shared_alpha.load(Ordering::Relaxed);
+                let mut v = -w.nws(&c.next, -a - 1, n - 1, false);
+                if v > a && v < beta && !w.aborted() {
+                    v = -w.child(&c.next, -beta, -v, n - 1);
+                }
+                if w.aborted() {
+                    return (-SCORE_INF, c.square, w.nodes);
+                }
+                shared_alpha.fetch_max(v, Ordering::Relaxed);
+                if v >= beta {
+                    flag.cut.store(true, Ordering::Relaxed);
+                }
+                (v, c.square, w.nodes)
+            })
+            .collect();
+        let mut best = (-SCORE_INF, NO_MOVE);
+        for (v, m, nodes) in results {
+            self.nodes += nodes;
+            if v > best.0 {
+                best = (v, m);
+            }
+        }
+        best
+    }
+}
+
+/// Solves positions, keeping a transposition table between calls.
+pub struct Solver {
+    tt: TranspositionTable,
+    stop: AtomicBool,
+}
+
+impl Solver {
+    /// A solver with a table of `hash_mb` mebibytes.
+    pub fn new(hash_mb: usize) -> Solver {
+        Solver {
+            tt: TranspositionTable::new(hash_mb),
+            stop: AtomicBool::new(false),
+        }
+    }
+
+    /// Asks a running solve to stop (its result is then meaningless).
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Forgets all positions (between unrelated problems, for reproducible node counts).
+    pub fn clear(&self) {
+        self.tt.clear();
+    }
+
+    /// Solves `state` under `variant`.
+    pub fn solve(&self, variant: Variant, state: &State, options: &SolveOptions) -> SolveResult {
+        match variant {
+            Variant::Othello => self.solve_generic::<Othello>(&state.pos, options),
+            Variant::Anti => self.solve_generic::<Anti>(&state.pos, options),
+            Variant::Reversi1889 => self.solve_generic::<Reversi1889>(state, options),
+        }
+    }
+
+    fn solve_generic<R: Rules>(&self, s: &R::S, options: &SolveOptions) -> SolveResult {
+        let start = Instant::now();
+        self.stop.store(false, Ordering::Relaxed);
+        self.tt.new_search();
+        let shared = Shared {
+            tt: &self.tt,
+            stop: &self.stop,
+            nodes: AtomicU64::new(0),
+            threads: options.threads.max(1),
+        };
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(shared.threads)
+            .build()
+            .ok();
+        let run = || root::<R>(&shared, s, options);
+        let mut result = match &pool {
+            Some(pool) => pool.install(run),
+            None => run(),
+        };
+        result.nodes += shared.nodes.load(Ordering::Relaxed);
+        result.time = start.elapsed();
+        result
+    }
+}
+
+/// Searches `s` with window `(alpha, beta)`, whatever the depth.
+fn window<R: Rules>(w: &mut Worker<'_, '_, R>, s: &R::S, alpha: i32, beta: i32, n: u32) -> i32 {
+    if n == 0 {
+        w.nodes += 1;
+        return R::final_score(s);
+    }
+    if n <= SOLVE_SMALL_EMPTIES {
+        return w.small(s, alpha, beta, !R::position(s).occupied(), n, false);
+    }
+    w.search(s, alpha, beta, n, false)
+}
+
+fn root<R: Rules>(shared: &Shared<'_>, s: &R::S, options: &SolveOptions) -> SolveResult {
+    let mut w = Worker::<R>::new(shared, None);
+    let n = R::position(s).n_empties();
+    let (lo, hi) = match options.mode {
+        SolveMode::Exact => (-64, 64),
+        SolveMode::WinLossDraw => (-1, 1),
+    };
+    let moves = R::legal_moves(s);
+    let mut result = SolveResult {
+        score: 0,
+        best_move: None,
+        best_moves: Vec::new(),
+        pv: Vec::new(),
+        move_scores: Vec::new(),
+        nodes: 0,
+        time: Duration::ZERO,
+        n_empties: n,
+    };
+    if moves == 0 {
+        let passed = R::pass(s);
+        if R::legal_moves(&passed) == 0 {
+            w.nodes += 1;
+            result.score = R::final_score(s);
+        } else {
+            let inner = root::<R>(shared, &passed, options);
+            result.score = -inner.score;
+            result.best_move = Some(Move::Pass);
+            result.best_moves = vec![Move::Pass];
+            result.pv = std::iter::once(Move::Pass).chain(inner.pv).collect();
+            result.move_scores = vec![(Move::Pass, -inner.score)];
+            w.nodes += inner.nodes;
+        }
+        result.nodes = w.nodes;
+        return result;
+    }
+
+    if options.all_moves {
+        let mut scores: Vec<(Move, i32)> = Vec::new();
+        for x in Bits(moves) {
+            let next = R::play(s, x);
+            let v = -window(&mut w, &next, -hi, -lo, n - 1);
+            scores.push((Move::Play(Square::from_index(x)), v));
+        }
+        scores.sort_by_key(|&(_, v)| -v);
+        result.score = scores[0].1;
+        result.best_moves = scores
+            .iter()
+            .filter(|&&(_, v)| {
+                v == result.score
+                    || (options.mode == SolveMode::WinLossDraw
+                        && v.signum() == result.score.signum())
+            })
+            .map(|&(m, _)| m)
+            .collect();
+        result.best_move = Some(scores[0].0);
+        result.move_scores = scores;
+    } else {
+        let score = window(&mut w, s, lo, hi, n);
+        result.score = score;
+        let best = shared
+            .tt
+            .probe(Worker::<R>::key(s))
+            .map(|e| e.best_move)
+            .filter(|&m| m < 64 && moves & (1u64 << m) != 0);
+        let best = match best {
+            Some(m) => m,
+            None => find_move_reaching::<R>(&mut w, s, score, n, moves),
+        };
+        result.best_move = Some(Move::Play(Square::from_index(best)));
+        result.best_moves = vec![Move::Play(Square::from_index(best))];
+    }
+    if options.mode == SolveMode::Exact {
+        result.pv = principal_variation::<R>(&mut w, s, result.score, n);
+    } else {
+        result.pv = result.best_move.into_iter().collect();
+    }
+    result.nodes = w.nodes;
+    result
+}
+
+/// A move whose exact score is `score` (which must be the position's exact score).
+fn find_move_reaching<R: Rules>(
+    w: &mut Worker<'_, '_, R>,
+    s: &R::S,
+    score: i32,
+    n: u32,
+    moves: u64,
+) -> u8 {
+    let tt_move = w
+        .shared
+        .tt
+        .probe(Worker::<R>::key(s))
+        .map_or(NO_MOVE, |e| e.best_move);
+    let ordered = std::iter::once(tt_move)
+        .filter(|&m| m < 64 && moves & (1u64 << m) != 0)
+        .chain(Bits(moves).filter(|&m| m != tt_move));
+    let mut fallback = None;
+    for x in ordered {
+        fallback.get_or_insert(x);
+        let next = R::play(s, x);
+        // The child's score is at least -score; it reaches score when it is not above.
+        if -window(w, &next, -score, -score + 1, n - 1) >= score {
+            return x;
+        }
+    }
+    fallback.unwrap_or(0)
+}
+
+/// The line of best play from `s`, whose exact score is `score`.
+fn principal_variation<R: Rules>(
+    w: &mut Worker<'_, '_, R>,
+    s: &R::S,
+    score: i32,
+    n: u32,
+) -> Vec<Move> {
+    let mut pv = Vec::new();
+    let (mut s, mut score, mut n) = (*s, score, n);
+    while pv.len() < 80 {
+        let moves = R::legal_moves(&s);
+        if moves == 0 {
+            let passed = R::pass(&s);
+            if R::legal_moves(&passed) == 0 {
+                break;
+            }
+            pv.push(Move::Pass);
+            s = passed;
+            score = -score;
+            continue;
+        }
+        let x = find_move_reaching::<R>(w, &s, score, n, moves);
+        pv.push(Move::Play(Square::from_index(x)));
+        s = R::play(&s, x);
+        score = -score;
+        n -= 1;
+    }
+    pv
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Position;
+
+    /// Plain minimax: no pruning, no table.
+    fn minimax<R: Rules>(s: &R::S) -> i32 {
+        let moves = R::legal_moves(s);
+        if moves == 0 {
+            let passed = R::pass(s);
+            if R::legal_moves(&passed) == 0 {
+                return R::final_score(s);
+            }
+            return -minimax::<R>(&passed);
+        }
+        Bits(moves)
+            .map(|x| -minimax::<R>(&R::play(s, x)))
+            .max()
+            .unwrap()
+    }
+
+    fn random_endgames(count: usize, max_empties: u32, seed: u64) -> Vec<Position> {
+        let mut seed = seed;
+        let mut out = Vec::new();
+        while out.len() < count {
+            let mut pos = Position::START;
+            let target = 1 + (seed % u64::from(max_empties)) as u32;
+            while pos.n_empties() > target {
+                let moves = pos.legal_moves();
+                if moves == 0 {
+                    if pos.opponent_moves() == 0 {
+                        break;
+                    }
+                    pos = pos.pass();
+                    continue;
+                }
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let list: Vec<u8> = Bits(moves).collect();
+                pos = pos.play(list[(seed >> 33) as usize % list.len()]);
+            }
+            out.push(pos);
+        }
+        out
+    }
+
+    #[test]
+    fn agrees_with_minimax_on_small_endgames() {
+        let solver = Solver::new(4);
+        for (i, pos) in random_endgames(300, 9, 1).into_iter().enumerate() {
+            let state = State::from_position(pos);
+            for v in [Variant::Othello, Variant::Anti] {
+                let expected = match v {
+                    Variant::Othello => minimax::<Othello>(&pos),
+                    _ => minimax::<Anti>(&pos),
+                };
+                let r = solver.solve(v, &state, &SolveOptions::default());
+                assert_eq!(r.score, expected, "{v} #{i} {pos:?}");
+            }
+        }
+    }
+}

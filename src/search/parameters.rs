@@ -1,0 +1,38 @@
+//! Every search tunable in one place, each with what it trades.
+
+/// Empties at and below which the solver plays moves straight from the empty-square list
+/// (no move generation, parity order). Lower: more generation overhead near the leaves;
+/// higher: worse ordering where the tree is still wide.
+pub const SOLVE_SMALL_EMPTIES: u32 = 4;
+
+/// Empties from which the solver probes and stores the transposition table. Lower: more
+/// table traffic for tiny subtrees; higher: more re-searched transpositions.
+pub const SOLVE_TT_EMPTIES: u32 = 7;
+
+/// Empties from which moves are ordered fastest-first (by the opponent's mobility after
+/// the move); below, by parity only. Lower: ordering costs more than it saves.
+pub const SOLVE_FASTEST_FIRST_EMPTIES: u32 = 6;
+
+/// Empties from which enhanced transposition cut-offs are tried (a table probe for every
+/// child before searching any). Lower: probes cost more than the cut-offs save.
+pub const SOLVE_ETC_EMPTIES: u32 = 10;
+
+/// Empties from which a node may be searched in parallel (young brothers wait: the first
+/// move alone, then the rest over the threads). Lower: more split overhead.
+pub const SOLVE_SPLIT_EMPTIES: u32 = 12;
+
+/// `SOLVE_STABILITY_ALPHA[n]`: the stability bound is only computed at nodes with `n`
+/// empties whose alpha is at least this, since it can only cut when the opponent has
+/// many stable discs. Lower values compute it more often.
+pub const SOLVE_STABILITY_ALPHA: [i32; 61] = {
+    let mut t = [99; 61];
+    let mut n = 4;
+    while n <= 60 {
+        // The opponent needs (64 - alpha) / 2 stable discs; with few empties many discs
+        // are stable already.
+        let v = 2 * n as i32 - 4;
+        t[n] = if v > 62 { 62 } else { v };
+        n += 1;
+    }
+    t
+};

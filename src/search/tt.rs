@@ -1,0 +1,209 @@
+//! The transposition table: shared by all search threads without locks.
+//!
+//! Each entry is two 64-bit words, the key XOR-ed with the data and the data, so a torn
+//! write (two threads storing at once) shows up as a key mismatch and is ignored. Buckets
+//! hold [`BUCKET`] entries; a new result replaces, in order of preference, the entry of the
+//! same position, an entry of an older search (generation), or the shallowest entry.
+
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+
+/// Entries per bucket (one 64-byte cache line).
+pub const BUCKET: usize = 4;
+
+/// What the table knows of a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TtData {
+    /// Lower and upper bound on the score (disc difference, or finer units).
+    pub lower: i16,
+    pub upper: i16,
+    /// Best move found (square index), or [`NO_MOVE`].
+    pub best_move: u8,
+    /// Depth searched (the number of empties for exact solves).
+    pub depth: u8,
+    /// Selectivity of the search (0 = exact, no probable cuts; at most 127).
+    pub selectivity: u8,
+}
+
+/// Set in every stored data word, so that a zero word means an empty slot.
+const VALID: u64 = 1 << 55;
+
+/// The marker for "no best move".
+pub const NO_MOVE: u8 = 64;
+
+impl TtData {
+    fn pack(&self, generation: u8) -> u64 {
+        (self.lower as u16 as u64)
+            | (self.upper as u16 as u64) << 16
+            | u64::from(self.best_move) << 32
+            | u64::from(self.depth) << 40
+            | u64::from(self.selectivity & 0x7F) << 48
+            | VALID
+            | u64::from(generation) << 56
+    }
+
+    fn unpack(word: u64) -> (TtData, u8) {
+        (
+            TtData {
+                lower: word as u16 as i16,
+                upper: (word >> 16) as u16 as i16,
+                best_move: (word >> 32) as u8,
+                depth: (word >> 40) as u8,
+                selectivity: (word >> 48) as u8 & 0x7F,
+            },
+            (word >> 56) as u8,
+        )
+    }
+}
+
+/// One slot: the key XOR the data, and the data.
+#[derive(Default)]
+struct Entry {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+/// A lock-free transposition table of a fixed size.
+pub struct TranspositionTable {
+    entries: Vec<Entry>,
+    /// Buckets minus one; the number of buckets is a power of two.
+    mask: usize,
+    generation: AtomicU8,
+}
+
+impl TranspositionTable {
+    /// A table of at most `mb` mebibytes (at least one bucket).
+    pub fn new(mb: usize) -> TranspositionTable {
+        let bytes = mb.max(1) << 20;
+        let max_buckets = (bytes / (BUCKET * std::mem::size_of::<Entry>())).max(1);
+        // The largest power of two that fits.
+        let buckets = 1usize << (usize::BITS - 1 - max_buckets.leading_zeros());
+        let mut entries = Vec::with_capacity(buckets * BUCKET);
+        entries.resize_with(buckets * BUCKET, Entry::default);
+        TranspositionTable {
+            entries,
+            mask: buckets - 1,
+            generation: AtomicU8::new(0),
+        }
+    }
+
+    /// Size in bytes.
+    pub fn size_bytes(&self) -> usize {
+        self.entries.len() * std::mem::size_of::<Entry>()
+    }
+
+    /// Forgets everything.
+    pub fn clear(&self) {
+        for e in &self.entries {
+            e.check.store(0, Ordering::Relaxed);
+            e.data.store(0, Ordering::Relaxed);
+        }
+    }
+
+    /// Starts a new search: older entries become the first to be replaced.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &[Entry] {
+        let start = (key as usize & self.mask) * BUCKET;
+        &self.entries[start..start + BUCKET]
+    }
+
+    /// Looks `key` up.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<TtData> {
+        for e in self.bucket(key) {
+            let data = e.data.load(Ordering::Relaxed);
+            if e.check.load(Ordering::Relaxed) ^ data == key && data != 0 {
+                return Some(TtData::unpack(data).0);
+            }
+        }
+        None
+    }
+
+    /// Stores `data` for `key`.
+    #[inline]
+    pub fn store(&self, key: u64, data: TtData) {
+        let generation = self.generation.load(Ordering::Relaxed);
+        let bucket = self.bucket(key);
+        let mut victim = 0;
+        let mut victim_score = i32::MAX;
+        for (i, e) in bucket.iter().enumerate() {
+            let word = e.data.load(Ordering::Relaxed);
+            if e.check.load(Ordering::Relaxed) ^ word == key || word == 0 {
+                victim = i;
+                break;
+            }
+            let (old, old_generation) = TtData::unpack(word);
+            // Keep deep entries of the current search; replace stale ones first.
+            let score = i32::from(old.depth) + if old_generation == generation { 256 } else { 0 };
+            if score < victim_score {
+                victim_score = score;
+                victim = i;
+            }
+        }
+        let word = data.pack(generation);
+        let e = &bucket[victim];
+        e.check.store(key ^ word, Ordering::Relaxed);
+        e.data.store(word, Ordering::Relaxed);
+    }
+}
+
+/// A 64-bit hash of two bitboards (and an extra word for state beyond the discs).
+#[inline]
+pub fn hash(player: u64, opponent: u64, extra: u64) -> u64 {
+    let mut h = player.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ opponent.rotate_left(29).wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+        ^ extra.wrapping_mul(0x1656_67B1_9E37_79F9);
+    h ^= h >> 31;
+    h = h.wrapping_mul(0xD6E8_FEB8_6659_FD93);
+    h ^= h >> 32;
+    // Zero marks an empty slot.
+    h | 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_and_probe() {
+        let tt = TranspositionTable::new(1);
+        assert!(tt.size_bytes() <= 1 << 20);
+        let d = TtData {
+            lower: -12,
+            upper: 30,
+            best_move: 37,
+            depth: 20,
+            selectivity: 0,
+        };
+        let k = hash(1, 2, 0);
+        assert_eq!(tt.probe(k), None);
+        tt.store(k, d);
+        assert_eq!(tt.probe(k), Some(d));
+        assert_eq!(tt.probe(hash(2, 1, 0)), None);
+        tt.clear();
+        assert_eq!(tt.probe(k), None);
+    }
+
+    #[test]
+    fn deep_entries_survive_a_full_bucket() {
+        let tt = TranspositionTable::new(1);
+        let buckets = tt.mask as u64 + 1;
+        let deep = TtData {
+            lower: 0,
+            upper: 0,
+            best_move: 1,
+            depth: 30,
+            selectivity: 0,
+        };
+        // Keys that all land in bucket 3.
+        let keys: Vec<u64> = (0..10).map(|i| 3 + i * buckets).collect();
+        tt.store(keys[0], deep);
+        for &k in &keys[1..] {
+            tt.store(k, TtData { depth: 5, ..deep });
+        }
+        assert_eq!(tt.probe(keys[0]), Some(deep));
+    }
+}

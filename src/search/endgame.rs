@@ -454,12 +454,14 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
             parent: self.split,
         };
         let shared = self.shared;
-        let results: Vec<(i32, u8, u64)> = rest
+        // (score, move, nodes, failed low): a fail-low score is only an upper bound, so
+        // it never displaces a move with the same score that was searched exactly.
+        let results: Vec<(i32, u8, u64, bool)> = rest
             .par_iter()
             .map(|c| {
                 let mut w = Worker::<R>::new(shared, Some(&flag));
                 if flag.is_cut() || shared.stop.load(Ordering::Relaxed) {
-                    return (-SCORE_INF, c.square, 0);
+                    return (-SCORE_INF, c.square, 0, true);
                 }
                 let a = shared_alpha.load(Ordering::Relaxed);
                 let mut v = -w.nws(&c.next, -a - 1, n - 1, false);
@@ -467,23 +469,23 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
                     v = -w.child(&c.next, -beta, -v, n - 1);
                 }
                 if w.aborted() {
-                    return (-SCORE_INF, c.square, w.nodes);
+                    return (-SCORE_INF, c.square, w.nodes, true);
                 }
                 shared_alpha.fetch_max(v, Ordering::Relaxed);
                 if v >= beta {
                     flag.cut.store(true, Ordering::Relaxed);
                 }
-                (v, c.square, w.nodes)
+                (v, c.square, w.nodes, v <= a)
             })
             .collect();
-        let mut best = (-SCORE_INF, NO_MOVE);
-        for (v, m, nodes) in results {
+        let mut best = (-SCORE_INF, NO_MOVE, true);
+        for (v, m, nodes, failed_low) in results {
             self.nodes += nodes;
-            if v > best.0 {
-                best = (v, m);
+            if v > best.0 || (v == best.0 && best.2 && !failed_low) {
+                best = (v, m, failed_low);
             }
         }
-        best
+        (best.0, best.1)
     }
 }
 

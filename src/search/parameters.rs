@@ -24,10 +24,10 @@ pub const SOLVE_SPLIT_EMPTIES: u32 = 12;
 /// `SOLVE_STABILITY_ALPHA[n]`: the stability bound is only computed at nodes with `n`
 /// empties whose alpha is at least this, since it can only cut when the opponent has
 /// many stable discs. Lower values compute it more often.
-pub const SOLVE_STABILITY_ALPHA: [i32; 61] = {
-    let mut t = [99; 61];
+pub const SOLVE_STABILITY_ALPHA: [i32; 65] = {
+    let mut t = [99; 65];
     let mut n = 4;
-    while n <= 60 {
+    while n <= 64 {
         // The opponent needs (64 - alpha) / 2 stable discs; with few empties many discs
         // are stable already.
         let v = 2 * n as i32 - 4;

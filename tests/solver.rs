@@ -1,0 +1,256 @@
+//! The endgame solver against a plain minimax (no pruning, no table) in every variant,
+//! the FFO suite, symmetries, win/loss/draw and all-move modes.
+
+mod common;
+
+use volte::bitboard::Bits;
+use volte::board::Position;
+use volte::formats::obf;
+use volte::rules::{Anti, Othello, Reversi1889, Rules, State, Variant};
+use volte::search::endgame::{SolveMode, SolveOptions, Solver};
+use volte::square::Move;
+
+/// Plain minimax: no pruning, no table.
+fn minimax<R: Rules>(s: &R::S) -> i32 {
+    let moves = R::legal_moves(s);
+    if moves == 0 {
+        let passed = R::pass(s);
+        if R::legal_moves(&passed) == 0 {
+            return R::final_score(s);
+        }
+        return -minimax::<R>(&passed);
+    }
+    Bits(moves)
+        .map(|x| -minimax::<R>(&R::play(s, x)))
+        .max()
+        .unwrap()
+}
+
+fn minimax_variant(v: Variant, s: &State) -> i32 {
+    match v {
+        Variant::Othello => minimax::<Othello>(&s.pos),
+        Variant::Anti => minimax::<Anti>(&s.pos),
+        Variant::Reversi1889 => minimax::<Reversi1889>(s),
+    }
+}
+
+struct Lcg(u64);
+impl Lcg {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+}
+
+/// Random positions of `variant` with 1..=max_empties empties, from random games. For
+/// Reversi 1889 the players' discs in hand are drawn low, so that running out happens.
+fn random_states(v: Variant, count: usize, max_empties: u32, rng: &mut Lcg) -> Vec<State> {
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut s = v.start_state();
+        let target = 1 + (rng.next() % u64::from(max_empties)) as u32;
+        while s.pos.n_empties() > target && !v.is_game_over(&s) {
+            let moves = v.legal_moves(&s);
+            if moves == 0 {
+                s = s.pass();
+                continue;
+            }
+            let list: Vec<u8> = Bits(moves).collect();
+            s = v.play(&s, list[rng.next() as usize % list.len()]);
+        }
+        if v == Variant::Reversi1889 {
+            let n = s.pos.n_empties() as u64;
+            s.player_supply = (rng.next() % (n / 2 + 2)) as u8;
+            s.opponent_supply = (rng.next() % (n / 2 + 2)) as u8;
+        }
+        out.push(s);
+    }
+    out
+}
+
+#[test]
+fn solver_agrees_with_minimax_in_every_variant() {
+    let count = if cfg!(debug_assertions) { 200 } else { 2_000 };
+    let solver = Solver::new(16);
+    let mut rng = Lcg(7);
+    for v in Variant::ALL {
+        let mut with_pass = 0;
+        for (i, s) in random_states(v, count, 10, &mut rng).iter().enumerate() {
+            let expected = minimax_variant(v, s);
+            let r = solver.solve(v, s, &SolveOptions::default());
+            assert_eq!(r.score, expected, "{v} #{i}: {s:?}");
+            let wld = solver.solve(
+                v,
+                s,
+                &SolveOptions {
+                    mode: SolveMode::WinLossDraw,
+                    ..Default::default()
+                },
+            );
+            assert_eq!(wld.score.signum(), expected.signum(), "{v} WLD #{i}: {s:?}");
+            if r.pv.contains(&Move::Pass) {
+                with_pass += 1;
+            }
+            // The principal variation is legal and reaches the score.
+            let mut game = volte::game::Game::from_start(v, *s, volte::square::Color::Black);
+            for &m in &r.pv {
+                game.play(m)
+                    .unwrap_or_else(|e| panic!("{v} #{i}: pv {:?}: {e}", r.pv));
+            }
+            if !r.pv.is_empty() || v.is_game_over(s) {
+                assert_eq!(
+                    game.final_score_black(),
+                    Some(r.score),
+                    "{v} #{i} pv {:?}",
+                    r.pv
+                );
+            }
+        }
+        eprintln!("{v}: {count} positions, {with_pass} with a pass in the best line");
+        assert!(
+            with_pass > count / 50,
+            "{v}: too few positions with passes ({with_pass})"
+        );
+    }
+}
+
+#[test]
+fn all_moves_scores_match_minimax() {
+    let solver = Solver::new(16);
+    let mut rng = Lcg(11);
+    let options = SolveOptions {
+        all_moves: true,
+        ..Default::default()
+    };
+    for v in Variant::ALL {
+        for s in random_states(v, 100, 9, &mut rng) {
+            let r = solver.solve(v, &s, &options);
+            for &(m, score) in &r.move_scores {
+                let child = match m {
+                    Move::Pass => s.pass(),
+                    Move::Play(sq) => v.play(&s, sq.index()),
+                };
+                assert_eq!(-minimax_variant(v, &child), score, "{v} {m} in {s:?}");
+            }
+            assert!(r.move_scores.windows(2).all(|w| w[0].1 >= w[1].1));
+        }
+    }
+}
+
+#[test]
+fn same_score_under_every_symmetry() {
+    let solver = Solver::new(16);
+    let mut rng = Lcg(5);
+    let n = if cfg!(debug_assertions) { 5 } else { 40 };
+    for s in random_states(Variant::Othello, n, 16, &mut rng) {
+        let reference = solver
+            .solve(Variant::Othello, &s, &SolveOptions::default())
+            .score;
+        for sym in 1..8 {
+            let img = State {
+                pos: s.pos.symmetry(sym),
+                ..s
+            };
+            let r = solver.solve(Variant::Othello, &img, &SolveOptions::default());
+            assert_eq!(r.score, reference, "symmetry {sym} of {s:?}");
+        }
+    }
+}
+
+fn solve_ffo(file: &str, threads: usize) {
+    let Some(data) = common::data_dir(&format!("FFO {file}")) else {
+        return;
+    };
+    let text = std::fs::read_to_string(data.join("ffo").join(file)).unwrap();
+    let solver = Solver::new(64);
+    for p in obf::parse_file(&text) {
+        let p = p.unwrap();
+        let game = p.to_game(Variant::Othello);
+        solver.clear();
+        let r = solver.solve(
+            Variant::Othello,
+            game.current(),
+            &SolveOptions {
+                threads,
+                ..Default::default()
+            },
+        );
+        assert_eq!(Some(r.score), p.best_score(), "{file} line {}", p.line);
+        let best = r.best_move.unwrap();
+        assert!(
+            p.best_moves().contains(&best),
+            "{file} line {}: {best} not best",
+            p.line
+        );
+        eprintln!(
+            "{file} line {}: {best} {:+} in {} nodes",
+            p.line, r.score, r.nodes
+        );
+    }
+}
+
+#[test]
+fn ffo_1_to_19() {
+    if cfg!(debug_assertions) {
+        eprintln!("SKIPPED ffo_1_to_19 in a debug build (run cargo test --release)");
+        return;
+    }
+    solve_ffo("fforum-1-19.obf", 1);
+}
+
+#[test]
+fn ffo_20_to_39() {
+    if cfg!(debug_assertions) {
+        eprintln!("SKIPPED ffo_20_to_39 in a debug build (run cargo test --release)");
+        return;
+    }
+    solve_ffo("fforum-20-39.obf", 2);
+}
+
+#[test]
+fn ffo_1_to_19_every_move_score() {
+    if cfg!(debug_assertions) {
+        eprintln!("SKIPPED ffo_1_to_19_every_move_score in a debug build");
+        return;
+    }
+    let Some(data) = common::data_dir("ffo_1_to_19_every_move_score") else {
+        return;
+    };
+    let text = std::fs::read_to_string(data.join("ffo/fforum-1-19.obf")).unwrap();
+    let solver = Solver::new(64);
+    for p in obf::parse_file(&text) {
+        let p = p.unwrap();
+        let game = p.to_game(Variant::Othello);
+        let r = solver.solve(
+            Variant::Othello,
+            game.current(),
+            &SolveOptions {
+                all_moves: true,
+                ..Default::default()
+            },
+        );
+        let mut ours = r.move_scores.clone();
+        let mut theirs = p.scores.clone();
+        ours.sort_by_key(|&(m, _)| m.square());
+        theirs.sort_by_key(|&(m, _)| m.square());
+        assert_eq!(ours, theirs, "line {}", p.line);
+    }
+}
+
+#[test]
+fn passes_and_finished_games_at_the_root() {
+    let solver = Solver::new(1);
+    // Finished: black a1..c1 and white nowhere.
+    let s = State::from_position(Position::new(0b111, 0));
+    let r = solver.solve(Variant::Othello, &s, &SolveOptions::default());
+    assert_eq!((r.score, r.best_move), (64, None));
+    // Side to move must pass: player b1, c1; opponent a1 can play d1.
+    let s = State::from_position(Position::new(0b110, 0b1));
+    let r = solver.solve(Variant::Othello, &s, &SolveOptions::default());
+    assert_eq!(r.best_move, Some(Move::Pass));
+    assert_eq!(r.score, -64);
+    assert_eq!(r.pv.len(), 2);
+}

@@ -15,6 +15,7 @@ use super::tt::{NO_MOVE, TranspositionTable, TtData, hash};
 use crate::bitboard::{Bits, CORNERS};
 use crate::rules::{Anti, Othello, Reversi1889, Rules, State, Variant};
 use crate::square::{Move, Square};
+use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -73,6 +74,21 @@ impl SolveResult {
     pub fn nodes_per_second(&self) -> f64 {
         self.nodes as f64 / self.time.as_secs_f64().max(1e-9)
     }
+}
+
+/// Empty squares next to `discs` (where their opponent may one day play): the potential
+/// mobility of the opponent of `discs`.
+#[inline]
+fn potential_mobility(discs: u64, empty: u64) -> u32 {
+    const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
+    const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let h = ((discs >> 1) & NOT_H) | ((discs << 1) & NOT_A);
+    let v = (discs >> 8) | (discs << 8);
+    let d = ((discs >> 9) & NOT_H)
+        | ((discs << 9) & NOT_A)
+        | ((discs >> 7) & NOT_A)
+        | ((discs << 7) & NOT_H);
+    ((h | v | d) & empty).count_ones()
 }
 
 /// Bits of the four 4x4 quadrants, for parity.
@@ -140,6 +156,41 @@ struct Candidate<S> {
     key: i32,
 }
 
+/// Most legal moves a position can have (33 is the known maximum in Othello).
+const MAX_MOVES: usize = 34;
+
+/// A fixed-capacity list of candidates on the stack, left uninitialised past its length
+/// so that making one costs nothing.
+struct MoveList<S> {
+    items: [MaybeUninit<Candidate<S>>; MAX_MOVES],
+    len: usize,
+}
+
+impl<S: Copy> MoveList<S> {
+    #[inline]
+    fn new() -> Self {
+        MoveList {
+            items: [const { MaybeUninit::uninit() }; MAX_MOVES],
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, c: Candidate<S>) {
+        if self.len < MAX_MOVES {
+            self.items[self.len].write(c);
+            self.len += 1;
+        }
+    }
+
+    #[inline]
+    fn as_mut_slice(&mut self) -> &mut [Candidate<S>] {
+        // SAFETY: the first `len` items were written by `push`, and `MaybeUninit<T>` has
+        // the layout of `T`.
+        unsafe { std::slice::from_raw_parts_mut(self.items.as_mut_ptr().cast(), self.len) }
+    }
+}
+
 impl<'a, 's, R: Rules> Worker<'a, 's, R> {
     fn new(shared: &'s Shared<'a>, split: Option<&'s SplitFlag<'s>>) -> Self {
         Worker {
@@ -205,16 +256,8 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
 
     /// Generates the legal moves of `s` with their next states and ordering keys.
     #[inline]
-    fn generate(
-        &mut self,
-        s: &R::S,
-        moves: u64,
-        n: u32,
-        tt_move: u8,
-        list: &mut [Candidate<R::S>; 32],
-    ) -> usize {
+    fn generate(&mut self, s: &R::S, moves: u64, n: u32, tt_move: u8, list: &mut MoveList<R::S>) {
         let odd = odd_quadrants(!R::position(s).occupied());
-        let mut len = 0;
         for x in Bits(moves) {
             let next = R::play(s, x);
             let bit = 1u64 << x;
@@ -224,20 +267,20 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
                 // Fastest first: few replies (corners count double), then parity.
                 let replies = R::legal_moves(&next);
                 let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
-                -mobility * 16 + i32::from(odd & bit != 0) * 2 + i32::from(CORNERS & bit != 0)
+                let after = R::position(&next);
+                let potential = potential_mobility(after.opponent, after.empty()) as i32;
+                -mobility * ORDER_MOBILITY_WEIGHT - potential * ORDER_POTENTIAL_WEIGHT
+                    + i32::from(odd & bit != 0) * ORDER_PARITY_WEIGHT
+                    + i32::from(CORNERS & bit != 0)
             } else {
                 i32::from(odd & bit != 0)
             };
-            if len < list.len() {
-                list[len] = Candidate {
-                    square: x,
-                    next,
-                    key,
-                };
-                len += 1;
-            }
+            list.push(Candidate {
+                square: x,
+                next,
+                key,
+            });
         }
-        len
     }
 
     /// Moves the best remaining candidate to position `i`.
@@ -279,9 +322,25 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
                 return upper;
             }
         }
+        let mut best = -SCORE_INF;
+        if n >= SOLVE_FASTEST_FIRST_EMPTIES {
+            let mut moves_list = MoveList::new();
+            self.generate(s, moves, n, NO_MOVE, &mut moves_list);
+            let list = moves_list.as_mut_slice();
+            for i in 0..list.len() {
+                Self::pick(list, i);
+                let v = -self.nws(&list[i].next, -alpha - 1, n - 1, false);
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        return best;
+                    }
+                }
+            }
+            return best;
+        }
         let empties = !R::position(s).occupied();
         let odd = odd_quadrants(empties);
-        let mut best = -SCORE_INF;
         for set in [moves & odd, moves & !odd] {
             for x in Bits(set) {
                 let next = R::play(s, x);
@@ -338,13 +397,9 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
         }
         let alpha_in = alpha;
 
-        let mut list = [Candidate {
-            square: 0,
-            next: *s,
-            key: 0,
-        }; 32];
-        let len = self.generate(s, moves, n, tt_move, &mut list);
-        let list = &mut list[..len];
+        let mut moves_list = MoveList::new();
+        self.generate(s, moves, n, tt_move, &mut moves_list);
+        let list = moves_list.as_mut_slice();
 
         if n >= SOLVE_ETC_EMPTIES {
             // Enhanced transposition cut-off: a child already known to be bad enough for

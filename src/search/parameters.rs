@@ -7,11 +7,11 @@ pub const SOLVE_SMALL_EMPTIES: u32 = 4;
 
 /// Empties from which the solver probes and stores the transposition table. Lower: more
 /// table traffic for tiny subtrees; higher: more re-searched transpositions.
-pub const SOLVE_TT_EMPTIES: u32 = 7;
+pub const SOLVE_TT_EMPTIES: u32 = 9;
 
 /// Empties from which moves are ordered fastest-first (by the opponent's mobility after
 /// the move); below, by parity only. Lower: ordering costs more than it saves.
-pub const SOLVE_FASTEST_FIRST_EMPTIES: u32 = 6;
+pub const SOLVE_FASTEST_FIRST_EMPTIES: u32 = 7;
 
 /// Empties from which enhanced transposition cut-offs are tried (a table probe for every
 /// child before searching any). Lower: probes cost more than the cut-offs save.
@@ -36,3 +36,10 @@ pub const SOLVE_STABILITY_ALPHA: [i32; 65] = {
     }
     t
 };
+
+/// Move ordering in the solver: weight of the opponent's mobility after a move (fewer
+/// replies first), of its potential mobility (empties next to the mover's discs), and of
+/// playing into a quadrant with an odd number of empties.
+pub const ORDER_MOBILITY_WEIGHT: i32 = 16;
+pub const ORDER_POTENTIAL_WEIGHT: i32 = 6;
+pub const ORDER_PARITY_WEIGHT: i32 = 0;

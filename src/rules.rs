@@ -370,6 +370,22 @@ impl Variant {
         self.legal_moves(s) == 0 && self.legal_moves(&s.pass()) == 0
     }
 
+    /// Why `s` cannot arise in a game of this variant, or `None` when it can. Othello and
+    /// Anti never empty a centre square; Reversi 1889 fills the centre before any other
+    /// square.
+    pub fn impossible_reason(self, s: &State) -> Option<&'static str> {
+        let occupied = s.pos.occupied();
+        match self {
+            Variant::Othello | Variant::Anti if occupied & CENTRE != CENTRE => {
+                Some("a centre square (d4, e4, d5 or e5) is empty, which no game allows")
+            }
+            Variant::Reversi1889 if occupied & !CENTRE != 0 && occupied & CENTRE != CENTRE => {
+                Some("discs stand outside the centre while a centre square is still empty")
+            }
+            _ => None,
+        }
+    }
+
     /// The final score for the side to move (call on a finished game).
     pub fn final_score(self, s: &State) -> i32 {
         match self {
@@ -475,6 +491,22 @@ mod tests {
         };
         assert!(Variant::Reversi1889.is_game_over(&both));
         assert!(!Variant::Othello.is_game_over(&both));
+    }
+
+    #[test]
+    fn impossible_boards_are_named() {
+        let start = Variant::Othello.start_state();
+        assert_eq!(Variant::Othello.impossible_reason(&start), None);
+        let hole = State::from_position(Position::new(1 << 27, 1 << 28));
+        assert!(Variant::Othello.impossible_reason(&hole).is_some());
+        assert!(Variant::Anti.impossible_reason(&hole).is_some());
+        assert_eq!(Variant::Reversi1889.impossible_reason(&hole), None);
+        let outside = State::from_position(Position::new(1 << 27, 1));
+        assert!(Variant::Reversi1889.impossible_reason(&outside).is_some());
+        assert_eq!(
+            Variant::Reversi1889.impossible_reason(&Variant::Reversi1889.start_state()),
+            None
+        );
     }
 
     #[test]

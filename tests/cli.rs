@@ -109,3 +109,89 @@ fn bad_input_is_one_line_and_nonzero() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("column 7"), "{err}");
 }
+
+fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("volte-cli-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(name);
+    std::fs::write(&file, text).unwrap();
+    file
+}
+
+const FFO1: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12; H7:+6; A2:+6; A3:+4; B1:-4; A4:-22; G2:-24;";
+const FFO2: &str = "-XXXXXX---XOOOO--XOXXOOX-OOOOOOOOOOOXXOOOOOXXOOX--XXOO----XXXXX- X; A4:+10; B2:+0; A3:-6; G7:-8; A7:-12; H7:-14; B7:-14; H2:-24;";
+
+#[test]
+fn solve_prints_a_table_and_checks_the_file() {
+    let file = temp_file("two.obf", &format!("{FFO1}\n{FFO2}\n"));
+    let o = volte(&["solve", file.to_str().unwrap()]);
+    let out = stdout(&o);
+    assert!(o.status.success(), "{out}{}", stderr(&o));
+    assert!(out.lines().next().unwrap().contains("empties"), "{out}");
+    let row1 = out.lines().nth(1).unwrap();
+    assert!(
+        row1.contains("G8") && row1.contains("+18     +18 "),
+        "{row1}"
+    );
+    let row2 = out.lines().nth(2).unwrap();
+    assert!(row2.starts_with("   2") && row2.contains("A4"), "{row2}");
+    assert!(out.contains("total: 2 solved"), "{out}");
+
+    // A wrong expected score is marked, and the exit status says so.
+    let wrong = temp_file("wrong.obf", &FFO1.replace("G8:+18", "G8:+20"));
+    let o = volte(&["solve", wrong.to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert!(stdout(&o).contains("+20!"), "{}", stdout(&o));
+
+    let o = volte(&[
+        "solve",
+        "--wld",
+        "--all-moves",
+        "--first",
+        "7",
+        file.to_str().unwrap(),
+    ]);
+    let out = stdout(&o);
+    assert!(o.status.success(), "{out}");
+    assert!(out.contains("   7 ") && out.contains("win"), "{out}");
+    assert!(out.contains("G8:win") && out.contains("B1:loss"), "{out}");
+}
+
+#[test]
+fn solve_keeps_going_after_bad_lines() {
+    // d4 emptied: no Othello game can reach that.
+    let impossible = format!("{}-{}", &FFO1[..27], &FFO1[28..]);
+    let text = format!(
+        "{FFO1}\nthis is not a position\n{}\n{impossible}\n{FFO2}\n",
+        &FFO1[..40]
+    );
+    let file = temp_file("bad.obf", &text);
+    let o = volte(&["solve", file.to_str().unwrap()]);
+    assert!(!o.status.success());
+    let out = stdout(&o);
+    assert!(out.contains("error: transcript line 2"), "{out}");
+    assert!(out.contains("error: OBF line 3, column 41"), "{out}");
+    assert!(out.contains("error: line 4: impossible board"), "{out}");
+    assert!(
+        out.contains("total: 2 solved") && out.contains("3 unreadable"),
+        "{out}"
+    );
+    assert!(out.contains("A4") && out.contains("G8"), "{out}");
+
+    let o = volte(&["solve", "no/such/file.obf"]);
+    assert!(!o.status.success());
+    assert_eq!(stderr(&o).trim(), "error: no/such/file.obf: no such file");
+    let o = volte(&["solve", "missing.obf"]);
+    assert_eq!(stderr(&o).trim(), "error: missing.obf: no such file");
+}
+
+#[test]
+fn solve_takes_positions_transcripts_and_variants() {
+    let cells = &FFO1[..66];
+    let o = volte(&["solve", "--position", cells]);
+    assert!(stdout(&o).contains("+18"), "{}", stdout(&o));
+    let o = volte(&["solve", cells, "--variant", "anti", "--threads", "2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = volte(&["solve", "-v", "reversi1889", cells]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}

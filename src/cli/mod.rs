@@ -124,6 +124,19 @@ pub(crate) fn read_input(input: &str) -> Result<String> {
         }
         return String::from_utf8(bytes).with_context(|| format!("{input} is not UTF-8 text"));
     }
+    // A word that looks like a file name but names no file: say so, rather than reading
+    // it as a transcript.
+    let looks_like_file = !input.contains(char::is_whitespace)
+        && !input.contains(['[', ';'])
+        && (input.contains('/')
+            || input.contains('\\')
+            || path
+                .extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| e.chars().any(|c| c.is_ascii_alphabetic()) && e.len() <= 5));
+    if looks_like_file {
+        bail!("{input}: no such file");
+    }
     Ok(input.to_string())
 }
 

@@ -23,6 +23,8 @@ pub struct SolveArgs {
 
 /// One position to solve, with what the input says its answer is.
 struct Problem {
+    /// Line of the input (game number for GGF files), from 1.
+    line: usize,
     game: Game,
     /// Best score and best moves given by an OBF line.
     expected: Option<(i32, Vec<Move>)>,
@@ -34,8 +36,10 @@ fn read_problems(input: &str, variant: Variant) -> Result<Vec<Result<Problem, Fo
     if text.trim_start().starts_with("(;") {
         return Ok(ggf::parse_games(&text)
             .into_iter()
-            .map(|g| {
+            .enumerate()
+            .map(|(i, g)| {
                 g.map(|game| Problem {
+                    line: i + 1,
                     game,
                     expected: None,
                 })
@@ -49,14 +53,21 @@ fn read_problems(input: &str, variant: Variant) -> Result<Vec<Result<Problem, Fo
             continue;
         }
         let first_word = t.split_whitespace().next().unwrap_or("");
-        let problem = if first_word.chars().count() >= 64 || first_word.contains(';') {
+        let board_like = first_word.chars().count() >= 64
+            || first_word.contains(';')
+            || first_word
+                .chars()
+                .all(|c| matches!(c, 'X' | 'O' | 'x' | 'o' | '-' | '.' | '*'));
+        let problem = if board_like {
             obf::parse_line(line, i + 1).map(|p| Problem {
+                line: i + 1,
                 game: p.to_game(variant),
                 expected: p.best_score().map(|s| (s, p.best_moves())),
             })
         } else {
             formats::parse_any(t, variant)
                 .map(|game| Problem {
+                    line: i + 1,
                     game,
                     expected: None,
                 })
@@ -141,6 +152,18 @@ pub fn run(args: SolveArgs) -> Result<()> {
                 continue;
             }
         };
+        let state = problem.game.current();
+        if let Some(reason) = problem.game.variant().impossible_reason(state) {
+            print(format!(
+                "{number:>4} error: line {}: impossible board: {reason}",
+                problem.line
+            ));
+            bad_lines += 1;
+            if let Some(b) = &bar {
+                b.inc(1);
+            }
+            continue;
+        }
         if let Some(b) = &bar {
             b.set_message(format!(
                 "#{number}: {} empties",

@@ -448,7 +448,11 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
             i += 1;
             // Young brothers wait: with the first move searched and no cut-off, the rest
             // may go to the other threads.
-            if i == 1 && i < list.len() && n >= SOLVE_SPLIT_EMPTIES && self.shared.threads > 1 {
+            if i == SOLVE_SPLIT_AFTER
+                && i < list.len()
+                && n >= SOLVE_SPLIT_EMPTIES
+                && self.shared.threads > 1
+            {
                 for j in i..list.len() {
                     Self::pick(list, j);
                 }

@@ -43,3 +43,8 @@ pub const SOLVE_STABILITY_ALPHA: [i32; 65] = {
 pub const ORDER_MOBILITY_WEIGHT: i32 = 16;
 pub const ORDER_POTENTIAL_WEIGHT: i32 = 6;
 pub const ORDER_PARITY_WEIGHT: i32 = 0;
+
+/// Moves searched alone at a node before the rest may be split over the threads. One is
+/// the classic young-brothers-wait; more waits until a node looks like an all-node, so
+/// less parallel work is thrown away at cut-nodes whose first move did not cut.
+pub const SOLVE_SPLIT_AFTER: usize = 2;

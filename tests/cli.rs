@@ -195,3 +195,24 @@ fn solve_takes_positions_transcripts_and_variants() {
     let o = volte(&["solve", "-v", "reversi1889", cells]);
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+#[test]
+fn a_closed_pipe_is_not_a_panic() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_volte"))
+        .args(["perft", "9"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.starts_with("perft othello"), "{first}");
+    // The reader is gone now; the rest of the output has nowhere to go.
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+}

@@ -16,7 +16,7 @@ use crate::bitboard::{Bits, CORNERS};
 use crate::rules::{Anti, Othello, Reversi1889, Rules, State, Variant};
 use crate::square::{Move, Square};
 use std::mem::MaybeUninit;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::time::{Duration, Instant};
 
 /// Exact score, or only win/loss/draw.
@@ -112,11 +112,10 @@ fn odd_quadrants(empties: u64) -> u64 {
     mask
 }
 
-/// Shared state of one solve: table, node count, stop flag.
+/// Shared state of one solve: table, stop flag, thread count.
 struct Shared<'a> {
     tt: &'a TranspositionTable,
     stop: &'a AtomicBool,
-    nodes: AtomicU64,
     threads: usize,
 }
 
@@ -589,19 +588,22 @@ impl Solver {
         let shared = Shared {
             tt: &self.tt,
             stop: &self.stop,
-            nodes: AtomicU64::new(0),
             threads: options.threads.max(1),
         };
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(shared.threads)
-            .build()
-            .ok();
+        // One thread runs on the caller's; more get a pool of their own for this solve.
+        let pool = (shared.threads > 1)
+            .then(|| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(shared.threads)
+                    .build()
+                    .ok()
+            })
+            .flatten();
         let run = || root::<R>(&shared, s, options);
         let mut result = match &pool {
             Some(pool) => pool.install(run),
             None => run(),
         };
-        result.nodes += shared.nodes.load(Ordering::Relaxed);
         result.time = start.elapsed();
         result
     }

@@ -142,36 +142,44 @@ pub const fn woc_score(player_discs: u32, opponent_discs: u32) -> i32 {
     }
 }
 
+/// The methods that Othello and Anti share: both play the Othello move rule on a bare
+/// [`Position`] and differ only in scoring.
+macro_rules! position_rules {
+    () => {
+        type S = Position;
+        #[inline(always)]
+        fn position(s: &Position) -> Position {
+            *s
+        }
+        #[inline(always)]
+        fn from_state(state: &State) -> Position {
+            state.pos
+        }
+        #[inline(always)]
+        fn legal_moves(s: &Position) -> u64 {
+            s.legal_moves()
+        }
+        #[inline(always)]
+        fn play(s: &Position, square: u8) -> Position {
+            s.play(square)
+        }
+        #[inline(always)]
+        fn pass(s: &Position) -> Position {
+            s.pass()
+        }
+        #[inline(always)]
+        fn try_play(s: &Position, square: u8) -> Option<Position> {
+            try_play_position(s, square)
+        }
+    };
+}
+
 impl Rules for Othello {
     const VARIANT: Variant = Variant::Othello;
-    type S = Position;
-    #[inline(always)]
-    fn position(s: &Position) -> Position {
-        *s
-    }
-    #[inline(always)]
-    fn from_state(state: &State) -> Position {
-        state.pos
-    }
-    #[inline(always)]
-    fn legal_moves(s: &Position) -> u64 {
-        s.legal_moves()
-    }
-    #[inline(always)]
-    fn play(s: &Position, square: u8) -> Position {
-        s.play(square)
-    }
-    #[inline(always)]
-    fn pass(s: &Position) -> Position {
-        s.pass()
-    }
+    position_rules!();
     #[inline]
     fn final_score(s: &Position) -> i32 {
         woc_score(s.player_discs(), s.opponent_discs())
-    }
-    #[inline(always)]
-    fn try_play(s: &Position, square: u8) -> Option<Position> {
-        try_play_position(s, square)
     }
     #[inline(always)]
     fn last_empty_score(s: &Position, square: u8) -> i32 {
@@ -185,35 +193,11 @@ impl Rules for Othello {
 
 impl Rules for Anti {
     const VARIANT: Variant = Variant::Anti;
-    type S = Position;
-    #[inline(always)]
-    fn position(s: &Position) -> Position {
-        *s
-    }
-    #[inline(always)]
-    fn from_state(state: &State) -> Position {
-        state.pos
-    }
-    #[inline(always)]
-    fn legal_moves(s: &Position) -> u64 {
-        s.legal_moves()
-    }
-    #[inline(always)]
-    fn play(s: &Position, square: u8) -> Position {
-        s.play(square)
-    }
-    #[inline(always)]
-    fn pass(s: &Position) -> Position {
-        s.pass()
-    }
+    position_rules!();
     #[inline]
     fn final_score(s: &Position) -> i32 {
         // Fewer discs wins: the opponent's discs count for the player.
         woc_score(s.opponent_discs(), s.player_discs())
-    }
-    #[inline(always)]
-    fn try_play(s: &Position, square: u8) -> Option<Position> {
-        try_play_position(s, square)
     }
     #[inline(always)]
     fn last_empty_score(s: &Position, square: u8) -> i32 {

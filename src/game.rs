@@ -348,6 +348,14 @@ impl Game {
             "X (black) {nb}  O (white) {nw}  empty {empties}  variant {}\n",
             self.variant
         ));
+        if self.variant == Variant::Reversi1889 {
+            let s = self.current();
+            let (black_hand, white_hand) = match self.side_to_move() {
+                Color::Black => (s.player_supply, s.opponent_supply),
+                Color::White => (s.opponent_supply, s.player_supply),
+            };
+            out.push_str(&format!("Discs in hand: X {black_hand}  O {white_hand}\n"));
+        }
         if let Some(score) = self.final_score_black() {
             let verdict = match score.cmp(&0) {
                 std::cmp::Ordering::Greater => format!("black wins by {score}"),

@@ -62,6 +62,17 @@ fn show_draws_the_board() {
         "{out}"
     );
     assert!(out.contains("black (X) to move; legal moves: c2 d2 e2 f2 g2 e3 g4 c6 d7 f7 d8"));
+    let o = volte(&["show", "start", "--variant", "reversi1889"]);
+    let out = stdout(&o);
+    assert!(out.contains("X (black) 0  O (white) 0  empty 64"), "{out}");
+    assert!(out.contains("legal moves: d4 e4 d5 e5"), "{out}");
+    assert!(out.contains("Discs in hand: X 32  O 32"), "{out}");
+    let o = volte(&["show", "d4e5", "--variant", "reversi1889"]);
+    assert!(
+        stdout(&o).contains("Discs in hand: X 31  O 31"),
+        "{}",
+        stdout(&o)
+    );
     let o = volte(&["show", "--ggf", "f5d6"]);
     assert!(stdout(&o).contains("B[F5]W[D6];)"), "{}", stdout(&o));
 }

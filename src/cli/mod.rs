@@ -54,8 +54,8 @@ pub enum Command {
     /// Show a board: its discs, side to move, legal moves, and the result if it is over.
     ///
     /// INPUT is a position (`"<64 cells> X"`), a transcript (`f5d6c3`, passes inferred),
-    /// a GGF game, a Logistello .gam line, or a file holding one of these (the first
-    /// game or position of the file is shown).
+    /// a GGF game, a Logistello .gam line, a file holding one of these (the first game or
+    /// position of the file is shown), or `start` for the variant's start position.
     Show {
         /// The position, transcript, GGF game, or a file name. Quote it when it has spaces:
         /// `volte show "--XXXXX--OOO...OOOOO-- X"`.
@@ -142,6 +142,9 @@ pub(crate) fn read_input(input: &str) -> Result<String> {
 
 /// Parses a position, transcript, GGF game or file into a game.
 pub fn parse_game_input(input: &str, variant: Variant) -> Result<Game> {
+    if input.trim().eq_ignore_ascii_case("start") {
+        return Ok(Game::new(variant));
+    }
     let text = read_input(input)?;
     let first = text
         .lines()

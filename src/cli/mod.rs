@@ -76,37 +76,7 @@ pub enum Command {
     /// a GGF file (the final position of each game), or one position, transcript or GGF
     /// game given on the command line. The exit status is 1 when a result disagrees with
     /// the file or a line could not be read (the other positions are still solved).
-    Solve {
-        /// The positions to solve (a file, or one position / transcript / GGF game).
-        #[arg(allow_hyphen_values = true, required_unless_present = "position")]
-        input: Option<String>,
-        /// Solve this position (`"<64 cells> X"`) instead of INPUT.
-        #[arg(long, short, allow_hyphen_values = true)]
-        position: Option<String>,
-        /// Rules: othello, anti or reversi1889 (GGF games carry their own).
-        #[arg(long, short, default_value = "othello")]
-        variant: Variant,
-        /// Search threads.
-        #[arg(long, short, default_value_t = 1)]
-        threads: usize,
-        /// Only find whether the side to move wins, draws or loses (faster).
-        #[arg(long)]
-        wld: bool,
-        /// Transposition table size in MiB.
-        #[arg(long, default_value_t = 256)]
-        hash_mb: usize,
-        /// Also give the score of every legal move (as OBF files list them).
-        #[arg(long)]
-        all_moves: bool,
-        /// Number of the first position in the table (default: from a file name like
-        /// `fforum-40-59.obf`, else 1).
-        #[arg(long)]
-        first: Option<usize>,
-        /// Keep the table between positions (faster on related positions; node counts
-        /// then depend on the order).
-        #[arg(long)]
-        keep_hash: bool,
-    },
+    Solve(solve::SolveArgs),
 }
 
 /// Reads INPUT: a file's text when it names a file, the text itself otherwise.
@@ -178,26 +148,7 @@ pub fn run(cli: Cli) -> Result<()> {
             variant,
             ggf,
         } => run_show(&input, variant, ggf),
-        Command::Solve {
-            input,
-            position,
-            variant,
-            threads,
-            wld,
-            hash_mb,
-            all_moves,
-            first,
-            keep_hash,
-        } => solve::run(solve::SolveArgs {
-            input: position.or(input).unwrap_or_default(),
-            variant,
-            threads,
-            wld,
-            hash_mb,
-            all_moves,
-            first,
-            keep_hash,
-        }),
+        Command::Solve(args) => solve::run(args),
     }
 }
 

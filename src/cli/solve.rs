@@ -10,14 +10,37 @@ use anyhow::{Result, bail};
 use std::io::IsTerminal;
 use std::time::Duration;
 
+/// Options of `volte solve`.
+#[derive(clap::Args, Debug)]
 pub struct SolveArgs {
-    pub input: String,
+    /// The positions to solve (a file, or one position / transcript / GGF game).
+    #[arg(allow_hyphen_values = true, required_unless_present = "position")]
+    pub input: Option<String>,
+    /// Solve this position (`"<64 cells> X"`) instead of INPUT.
+    #[arg(long, short, allow_hyphen_values = true)]
+    pub position: Option<String>,
+    /// Rules: othello, anti or reversi1889 (GGF games carry their own).
+    #[arg(long, short, default_value = "othello")]
     pub variant: Variant,
+    /// Search threads.
+    #[arg(long, short, default_value_t = 1)]
     pub threads: usize,
+    /// Only find whether the side to move wins, draws or loses (faster).
+    #[arg(long)]
     pub wld: bool,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 256)]
     pub hash_mb: usize,
+    /// Also give the score of every legal move (as OBF files list them).
+    #[arg(long)]
     pub all_moves: bool,
+    /// Number of the first position in the table (default: from a file name like
+    /// `fforum-40-59.obf`, else 1).
+    #[arg(long)]
     pub first: Option<usize>,
+    /// Keep the table between positions (faster on related positions; node counts
+    /// then depend on the order).
+    #[arg(long)]
     pub keep_hash: bool,
 }
 
@@ -103,10 +126,11 @@ fn format_score(score: i32, wld: bool) -> String {
 }
 
 pub fn run(args: SolveArgs) -> Result<()> {
-    let problems = read_problems(&args.input, args.variant)?;
+    let input = args.position.or(args.input).unwrap_or_default();
+    let problems = read_problems(&input, args.variant)?;
     let first = args
         .first
-        .or_else(|| first_number_from_name(&args.input))
+        .or_else(|| first_number_from_name(&input))
         .unwrap_or(1);
     let solver = Solver::new(args.hash_mb);
     let options = SolveOptions {

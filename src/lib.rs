@@ -4,9 +4,14 @@
 //! [`square`] and [`bitboard`]; [`board`], [`rules`] and [`game`]; [`formats`];
 //! [`perft`]; [`cli`].
 
+pub mod analysis;
+pub mod bench;
+pub mod calibrate;
 pub mod bitboard;
 pub mod board;
 pub mod cli;
+pub mod engine;
+pub mod eval;
 pub mod formats;
 pub mod game;
 pub mod perft;

@@ -1,6 +1,9 @@
 //! The command line: clap definitions and one function per subcommand. Library errors
 //! become one-line messages here; `main.rs` only parses and dispatches.
 
+mod analyze;
+mod bench;
+mod calibrate;
 mod solve;
 
 use crate::formats::{self, ggf};
@@ -77,6 +80,25 @@ pub enum Command {
     /// game given on the command line. The exit status is 1 when a result disagrees with
     /// the file or a line could not be read (the other positions are still solved).
     Solve(solve::SolveArgs),
+    /// Search fixed positions at a fixed depth on one thread and print the node count
+    /// (the signature of the search) and the speed.
+    ///
+    /// The same binary prints the same `Nodes searched` on every run; a change to the
+    /// search shows up as a different count.
+    Bench(bench::BenchArgs),
+    /// Score every position of a game and the error of every move.
+    ///
+    /// Reads a transcript (`f5d6c3...`), a GGF game, or a file holding one. Prints one row
+    /// per move: the engine's score before the move, the best move, the score of the move
+    /// played and its error (how many discs it lost); optionally writes the game as GGF
+    /// with the evaluations.
+    Analyze(analyze::AnalyzeArgs),
+    /// Fit the Multi-ProbCut parameters from positions of WTHOR games (for developers).
+    ///
+    /// Searches each position at every depth without probable cuts, fits how the deep
+    /// score follows the shallow one per depth and stage, and writes the Rust table the
+    /// search compiles in (`src/search/mpc_table.rs`). `scripts/calibrate_mpc.sh` runs it.
+    CalibrateMpc(calibrate::CalibrateArgs),
 }
 
 /// Reads INPUT: a file's text when it names a file, the text itself otherwise.
@@ -149,6 +171,9 @@ pub fn run(cli: Cli) -> Result<()> {
             ggf,
         } => run_show(&input, variant, ggf),
         Command::Solve(args) => solve::run(args),
+        Command::Bench(args) => bench::run(args),
+        Command::Analyze(args) => analyze::run(args),
+        Command::CalibrateMpc(args) => calibrate::run(args),
     }
 }
 

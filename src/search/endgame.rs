@@ -9,13 +9,14 @@
 //! stable discs bound the score. Above [`SOLVE_SPLIT_EMPTIES`] a node whose first move did
 //! not cut is split over the threads (young brothers wait).
 
-use super::SCORE_INF;
+use super::control::{Control, POLL_NODES};
 use super::parameters::*;
 use super::tt::{NO_MOVE, TranspositionTable, TtData, hash};
+use super::{Candidate, MoveList, SCORE_INF, Shared, SplitFlag, pick};
 use crate::bitboard::{Bits, CORNERS};
+use crate::eval::Evaluator;
 use crate::rules::{Anti, Othello, Reversi1889, Rules, State, Variant};
 use crate::square::{Move, Square};
-use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::time::{Duration, Instant};
 
@@ -112,89 +113,22 @@ fn odd_quadrants(empties: u64) -> u64 {
     mask
 }
 
-/// Shared state of one solve: table, stop flag, thread count.
-struct Shared<'a> {
-    tt: &'a TranspositionTable,
-    stop: &'a AtomicBool,
-    threads: usize,
-}
-
-/// A split point's cut-off flag, chained to its parents', so that a cut-off anywhere
-/// above stops the helpers below.
-struct SplitFlag<'a> {
-    cut: AtomicBool,
-    parent: Option<&'a SplitFlag<'a>>,
-}
-
-impl SplitFlag<'_> {
-    fn is_cut(&self) -> bool {
-        let mut f = Some(self);
-        while let Some(flag) = f {
-            if flag.cut.load(Ordering::Relaxed) {
-                return true;
-            }
-            f = flag.parent;
-        }
-        false
-    }
-}
-
 /// One search thread's view: shared state plus its own node counter.
-struct Worker<'a, 's, R: Rules> {
-    shared: &'s Shared<'a>,
-    nodes: u64,
+pub(crate) struct Worker<'a, 's, R: Rules> {
+    pub shared: &'s Shared<'a>,
+    pub nodes: u64,
+    /// Nodes already reported to the control.
+    pub polled: u64,
     split: Option<&'s SplitFlag<'s>>,
     _rules: std::marker::PhantomData<R>,
 }
 
-/// A generated move with the state it leads to and its ordering key.
-#[derive(Clone, Copy)]
-struct Candidate<S> {
-    square: u8,
-    next: S,
-    key: i32,
-}
-
-/// Most legal moves a position can have (33 is the known maximum in Othello).
-const MAX_MOVES: usize = 34;
-
-/// A fixed-capacity list of candidates on the stack, left uninitialised past its length
-/// so that making one costs nothing.
-struct MoveList<S> {
-    items: [MaybeUninit<Candidate<S>>; MAX_MOVES],
-    len: usize,
-}
-
-impl<S: Copy> MoveList<S> {
-    #[inline]
-    fn new() -> Self {
-        MoveList {
-            items: [const { MaybeUninit::uninit() }; MAX_MOVES],
-            len: 0,
-        }
-    }
-
-    #[inline]
-    fn push(&mut self, c: Candidate<S>) {
-        if self.len < MAX_MOVES {
-            self.items[self.len].write(c);
-            self.len += 1;
-        }
-    }
-
-    #[inline]
-    fn as_mut_slice(&mut self) -> &mut [Candidate<S>] {
-        // SAFETY: the first `len` items were written by `push`, and `MaybeUninit<T>` has
-        // the layout of `T`.
-        unsafe { std::slice::from_raw_parts_mut(self.items.as_mut_ptr().cast(), self.len) }
-    }
-}
-
 impl<'a, 's, R: Rules> Worker<'a, 's, R> {
-    fn new(shared: &'s Shared<'a>, split: Option<&'s SplitFlag<'s>>) -> Self {
+    pub fn new(shared: &'s Shared<'a>, split: Option<&'s SplitFlag<'s>>) -> Self {
         Worker {
             shared,
             nodes: 0,
+            polled: 0,
             split,
             _rules: std::marker::PhantomData,
         }
@@ -203,11 +137,26 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
     /// True when the search must unwind: stopped from outside or cut at a split above.
     #[inline]
     fn aborted(&self) -> bool {
-        self.shared.stop.load(Ordering::Relaxed) || self.split.is_some_and(|f| f.is_cut())
+        self.shared.control.stopped() || self.split.is_some_and(|f| f.is_cut())
+    }
+
+    /// Reports nodes to the control every [`POLL_NODES`].
+    #[inline]
+    fn poll(&mut self) {
+        if self.nodes - self.polled >= POLL_NODES {
+            self.shared.control.poll(self.nodes - self.polled);
+            self.polled = self.nodes;
+        }
+    }
+
+    /// Reports the nodes not reported yet.
+    pub fn flush(&mut self) {
+        self.shared.control.poll(self.nodes - self.polled);
+        self.polled = self.nodes;
     }
 
     #[inline]
-    fn key(s: &R::S) -> u64 {
+    pub fn key(s: &R::S) -> u64 {
         let pos = R::position(s);
         hash(pos.player, pos.opponent, R::hash_extra(s))
     }
@@ -282,18 +231,6 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
         }
     }
 
-    /// Moves the best remaining candidate to position `i`.
-    #[inline]
-    fn pick(list: &mut [Candidate<R::S>], i: usize) {
-        let mut best = i;
-        for j in i + 1..list.len() {
-            if list[j].key > list[best].key {
-                best = j;
-            }
-        }
-        list.swap(i, best);
-    }
-
     /// Null-window search: is the score above `alpha`? Returns a fail-soft bound.
     fn nws(&mut self, s: &R::S, alpha: i32, n: u32, passed: bool) -> i32 {
         if n <= SOLVE_SMALL_EMPTIES {
@@ -327,7 +264,7 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
             self.generate(s, moves, n, NO_MOVE, &mut moves_list);
             let list = moves_list.as_mut_slice();
             for i in 0..list.len() {
-                Self::pick(list, i);
+                pick(list, i);
                 let v = -self.nws(&list[i].next, -alpha - 1, n - 1, false);
                 if v > best {
                     best = v;
@@ -359,6 +296,7 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
     /// `(alpha, beta)`; PVS inside when the window is open.
     fn search(&mut self, s: &R::S, alpha: i32, beta: i32, n: u32, passed: bool) -> i32 {
         self.nodes += 1;
+        self.poll();
         if self.aborted() {
             return 0;
         }
@@ -420,7 +358,7 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
         let mut best_move = NO_MOVE;
         let mut i = 0;
         while i < list.len() {
-            Self::pick(list, i);
+            pick(list, i);
             let c = list[i];
             let v = if best == -SCORE_INF {
                 -self.child(&c.next, -beta, -alpha, n - 1)
@@ -453,7 +391,7 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
                 && self.shared.threads > 1
             {
                 for j in i..list.len() {
-                    Self::pick(list, j);
+                    pick(list, j);
                 }
                 let (v, m) = self.split_rest(&list[i..], alpha, beta, n);
                 if v > best {
@@ -518,7 +456,7 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
             .par_iter()
             .map(|c| {
                 let mut w = Worker::<R>::new(shared, Some(&flag));
-                if flag.is_cut() || shared.stop.load(Ordering::Relaxed) {
+                if flag.is_cut() || shared.control.stopped() {
                     return (-SCORE_INF, c.square, 0, true);
                 }
                 let a = shared_alpha.load(Ordering::Relaxed);
@@ -526,6 +464,7 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
                 if v > a && v < beta && !w.aborted() {
                     v = -w.child(&c.next, -beta, -v, n - 1);
                 }
+                w.flush();
                 if w.aborted() {
                     return (-SCORE_INF, c.square, w.nodes, true);
                 }
@@ -539,6 +478,7 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
         let mut best = (-SCORE_INF, NO_MOVE, true);
         for (v, m, nodes, failed_low) in results {
             self.nodes += nodes;
+            self.polled += nodes;
             if v > best.0 || (v == best.0 && best.2 && !failed_low) {
                 best = (v, m, failed_low);
             }
@@ -550,7 +490,8 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
 /// Solves positions, keeping a transposition table between calls.
 pub struct Solver {
     tt: TranspositionTable,
-    stop: AtomicBool,
+    control: Control,
+    eval: Evaluator,
 }
 
 impl Solver {
@@ -558,13 +499,14 @@ impl Solver {
     pub fn new(hash_mb: usize) -> Solver {
         Solver {
             tt: TranspositionTable::new(hash_mb),
-            stop: AtomicBool::new(false),
+            control: Control::default(),
+            eval: Evaluator::default(),
         }
     }
 
     /// Asks a running solve to stop (its result is then meaningless).
     pub fn stop(&self) {
-        self.stop.store(true, Ordering::Relaxed);
+        self.control.stop();
     }
 
     /// Forgets all positions (between unrelated problems, for reproducible node counts).
@@ -583,11 +525,12 @@ impl Solver {
 
     fn solve_generic<R: Rules>(&self, s: &R::S, options: &SolveOptions) -> SolveResult {
         let start = Instant::now();
-        self.stop.store(false, Ordering::Relaxed);
+        self.control.start(None, None);
         self.tt.new_search();
         let shared = Shared {
             tt: &self.tt,
-            stop: &self.stop,
+            control: &self.control,
+            eval: &self.eval,
             threads: options.threads.max(1),
         };
         // One thread runs on the caller's; more get a pool of their own for this solve.
@@ -610,7 +553,13 @@ impl Solver {
 }
 
 /// Searches `s` with window `(alpha, beta)`, whatever the depth.
-fn window<R: Rules>(w: &mut Worker<'_, '_, R>, s: &R::S, alpha: i32, beta: i32, n: u32) -> i32 {
+pub(crate) fn window<R: Rules>(
+    w: &mut Worker<'_, '_, R>,
+    s: &R::S,
+    alpha: i32,
+    beta: i32,
+    n: u32,
+) -> i32 {
     if n == 0 {
         w.nodes += 1;
         return R::final_score(s);
@@ -621,7 +570,9 @@ fn window<R: Rules>(w: &mut Worker<'_, '_, R>, s: &R::S, alpha: i32, beta: i32, 
     w.search(s, alpha, beta, n, false)
 }
 
-fn root<R: Rules>(shared: &Shared<'_>, s: &R::S, options: &SolveOptions) -> SolveResult {
+/// Solves the root `s` (all threads of `shared`); the result is meaningless when the
+/// control stopped the search.
+pub(crate) fn root<R: Rules>(shared: &Shared<'_>, s: &R::S, options: &SolveOptions) -> SolveResult {
     let mut w = Worker::<R>::new(shared, None);
     let n = R::position(s).n_empties();
     let (lo, hi) = match options.mode {
@@ -653,6 +604,7 @@ fn root<R: Rules>(shared: &Shared<'_>, s: &R::S, options: &SolveOptions) -> Solv
             result.move_scores = vec![(Move::Pass, -inner.score)];
             w.nodes += inner.nodes;
         }
+        w.flush();
         result.nodes = w.nodes;
         return result;
     }
@@ -697,6 +649,7 @@ fn root<R: Rules>(shared: &Shared<'_>, s: &R::S, options: &SolveOptions) -> Solv
     } else {
         result.pv = result.best_move.into_iter().collect();
     }
+    w.flush();
     result.nodes = w.nodes;
     result
 }

@@ -48,3 +48,25 @@ pub const ORDER_PARITY_WEIGHT: i32 = 0;
 /// the classic young-brothers-wait; more waits until a node looks like an all-node, so
 /// less parallel work is thrown away at cut-nodes whose first move did not cut.
 pub const SOLVE_SPLIT_AFTER: usize = 2;
+
+/// Empties at and below which a midgame node whose depth reaches the end of the game is
+/// solved exactly even when probable cuts are on. Higher: exact endgames cost more
+/// nodes; lower: more of the endgame is searched with (unsafe) probable cuts.
+pub const MID_END_EXACT_EMPTIES: u32 = 14;
+
+/// Midgame depth from which a node may be split over the threads, and how many moves it
+/// searches alone first. Lower depth: more split overhead for small subtrees.
+pub const MID_SPLIT_DEPTH: u32 = 4;
+pub const MID_SPLIT_AFTER: usize = 1;
+
+/// Midgame depth from which moves are ordered by a search of each child (of depth
+/// `(depth - MID_ORDER_SEARCH_DEPTH) / MID_ORDER_SEARCH_DIVISOR`, 0 = the evaluation)
+/// rather than by the cheap terms. Lower: ordering costs more nodes than it saves.
+pub const MID_ORDER_SEARCH_DEPTH: u32 = 4;
+pub const MID_ORDER_SEARCH_DIVISOR: u32 = 3;
+
+/// Midgame move ordering: weight of the child's value (in discs), of the opponent's
+/// mobility after the move, and of a corner move.
+pub const ORDER_VALUE_WEIGHT: i32 = 16;
+pub const ORDER_MID_MOBILITY_WEIGHT: i32 = 8;
+pub const ORDER_MID_CORNER_WEIGHT: i32 = 32;

@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 
 use std::path::PathBuf;
+use volte::bitboard::Bits;
+use volte::rules::{State, Variant};
 
 /// The shared data folder: `$VOLTE_DATA`, or `../shared/data` beside the project. `None`
 /// (and a line on stderr saying the test is skipped) when it is absent.
@@ -18,4 +20,45 @@ pub fn data_dir(test: &str) -> Option<PathBuf> {
         );
         None
     }
+}
+
+/// A small deterministic random generator.
+#[allow(dead_code)]
+pub struct Lcg(pub u64);
+#[allow(dead_code)]
+impl Lcg {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+}
+
+/// Random positions of `variant` with 1..=max_empties empties, from random games. For
+/// Reversi 1889 the players' discs in hand are drawn low, so that running out happens.
+#[allow(dead_code)]
+pub fn random_states(v: Variant, count: usize, max_empties: u32, rng: &mut Lcg) -> Vec<State> {
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut s = v.start_state();
+        let target = 1 + (rng.next() % u64::from(max_empties)) as u32;
+        while s.pos.n_empties() > target && !v.is_game_over(&s) {
+            let moves = v.legal_moves(&s);
+            if moves == 0 {
+                s = s.pass();
+                continue;
+            }
+            let list: Vec<u8> = Bits(moves).collect();
+            s = v.play(&s, list[rng.next() as usize % list.len()]);
+        }
+        if v == Variant::Reversi1889 {
+            let n = s.pos.n_empties() as u64;
+            s.player_supply = (rng.next() % (n / 2 + 2)) as u8;
+            s.opponent_supply = (rng.next() % (n / 2 + 2)) as u8;
+        }
+        out.push(s);
+    }
+    out
 }

@@ -1,0 +1,243 @@
+//! Multi-ProbCut calibration: searches positions of real games at every depth without
+//! probable cuts, fits `deep ≈ a * shallow + b` for each depth (with the shallow depth
+//! the search uses) and stage, and writes the table `src/search/mpc_table.rs` holds.
+
+use crate::engine::{Engine, EngineOptions, Limits};
+use crate::formats::wthor;
+use crate::rules::{State, Variant};
+use crate::search::mpc::shallow_depth;
+use anyhow::{Context, Result, bail};
+use rayon::prelude::*;
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Stages of the table (empties / 10: 0-9, ..., 60).
+pub const STAGES: usize = 7;
+/// Empties per stage.
+pub const STAGE_EMPTIES: u32 = 10;
+
+/// One position's scores at depths 0 (the evaluation) to the deepest.
+#[derive(Clone, Debug)]
+pub struct Sample {
+    pub n_empties: u32,
+    pub scores: Vec<i32>,
+}
+
+/// Positions for calibration: from the WTHOR games in `dir`, one position per game at a
+/// number of empties drawn from `min_empties..=max_empties`, `count` in all, spread
+/// evenly over the files.
+pub fn positions_from_wthor(
+    dir: &Path,
+    count: usize,
+    min_empties: u32,
+    max_empties: u32,
+    seed: u64,
+) -> Result<Vec<State>> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot read {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("wtb")))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        bail!("no .wtb files in {}", dir.display());
+    }
+    let mut games = Vec::new();
+    for f in &files {
+        let bytes = std::fs::read(f).with_context(|| format!("cannot read {}", f.display()))?;
+        let file = wthor::read_wtb(&bytes).with_context(|| f.display().to_string())?;
+        games.extend(file.games);
+    }
+    let mut rng = seed | 1;
+    let mut next = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let mut out = Vec::with_capacity(count);
+    let mut tries = 0;
+    while out.len() < count && tries < count * 20 {
+        tries += 1;
+        let g = &games[(next() % games.len() as u64) as usize];
+        let Ok(game) = g.to_game(0, None) else {
+            continue;
+        };
+        let span = u64::from(max_empties - min_empties + 1);
+        let target = min_empties + (next() % span) as u32;
+        if let Some(state) = game
+            .states()
+            .iter()
+            .find(|s| s.pos.n_empties() == target && Variant::Othello.legal_moves(s) != 0)
+        {
+            out.push(*state);
+        }
+    }
+    Ok(out)
+}
+
+/// Searches every position to `depth` without probable cuts (one engine per thread),
+/// keeping the score of every iteration; `progress(done)` after each.
+pub fn sample(
+    positions: &[State],
+    depth: u32,
+    hash_mb: usize,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Vec<Sample> {
+    let done = AtomicUsize::new(0);
+    positions
+        .par_iter()
+        .map_init(
+            || {
+                Engine::new(EngineOptions {
+                    hash_mb,
+                    ..EngineOptions::default()
+                })
+            },
+            |engine, state| {
+                engine.clear();
+                let mut scores = vec![engine.evaluate(Variant::Othello, state)];
+                let limits = Limits {
+                    selectivity: Some(0),
+                    ..Limits::depth(depth)
+                };
+                engine.think(Variant::Othello, state, &limits, &mut |it| {
+                    if it.depth as usize == scores.len() {
+                        scores.push(it.score);
+                    }
+                });
+                progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                Sample {
+                    n_empties: state.pos.n_empties(),
+                    scores,
+                }
+            },
+        )
+        .collect()
+}
+
+/// A least-squares line `y ≈ a x + b` with the residuals' standard deviation.
+pub fn fit(points: &[(f64, f64)]) -> Option<(f64, f64, f64)> {
+    let n = points.len() as f64;
+    if points.len() < 8 {
+        return None;
+    }
+    let (sx, sy) = points
+        .iter()
+        .fold((0.0, 0.0), |(sx, sy), &(x, y)| (sx + x, sy + y));
+    let (mx, my) = (sx / n, sy / n);
+    let (mut sxx, mut sxy) = (0.0, 0.0);
+    for &(x, y) in points {
+        sxx += (x - mx) * (x - mx);
+        sxy += (x - mx) * (y - my);
+    }
+    if sxx <= 0.0 {
+        return None;
+    }
+    let a = sxy / sxx;
+    let b = my - a * mx;
+    let var = points
+        .iter()
+        .map(|&(x, y)| (y - a * x - b).powi(2))
+        .sum::<f64>()
+        / (n - 2.0);
+    Some((a, b, var.sqrt()))
+}
+
+/// The fitted table `[depth][stage] = [a, b, sigma]` for depths 0..=max_depth; cells
+/// without enough data take the nearest stage's, depths below the first probcut depth
+/// stay neutral.
+pub fn fit_table(samples: &[Sample], max_depth: u32) -> Vec<[[f64; 3]; STAGES]> {
+    let mut table = vec![[[1.0, 0.0, 4.0]; STAGES]; max_depth as usize + 1];
+    for d in 1..=max_depth {
+        let shallow = shallow_depth(d) as usize;
+        let mut fitted: [Option<[f64; 3]>; STAGES] = [None; STAGES];
+        for (stage, cell) in fitted.iter_mut().enumerate() {
+            let points: Vec<(f64, f64)> = samples
+                .iter()
+                .filter(|s| {
+                    (s.n_empties / STAGE_EMPTIES) as usize == stage
+                        && s.n_empties > d
+                        && s.scores.len() > d as usize
+                })
+                .map(|s| (f64::from(s.scores[shallow]), f64::from(s.scores[d as usize])))
+                .collect();
+            *cell = fit(&points).map(|(a, b, sigma)| [a, b, sigma]);
+        }
+        for stage in 0..STAGES {
+            // Nearest stage with data.
+            let nearest = (0..STAGES)
+                .filter(|&t| fitted[t].is_some())
+                .min_by_key(|&t| t.abs_diff(stage));
+            if let Some(t) = nearest {
+                table[d as usize][stage] = fitted[t].expect("filtered");
+            }
+        }
+    }
+    table
+}
+
+/// The Rust source of `src/search/mpc_table.rs` for `table`.
+pub fn table_source(table: &[[[f64; 3]; STAGES]], positions: usize, command: &str) -> String {
+    let mut s = String::new();
+    s.push_str(&format!(
+        "//! Multi-ProbCut parameters, written by `volte calibrate-mpc` from {positions} WTHOR\n\
+         //! positions searched without probable cuts:\n\
+         //! `MPC_TABLE[depth][stage] = [a, b, sigma]` with `deep ≈ a * shallow + b`, stage =\n\
+         //! empties / MPC_STAGE_EMPTIES. Regenerate with `{command}`.\n\n"
+    ));
+    s.push_str(&format!(
+        "pub const MPC_MAX_DEPTH: u32 = {};\npub const MPC_STAGE_EMPTIES: u32 = {STAGE_EMPTIES};\n\n",
+        table.len() - 1
+    ));
+    s.push_str(&format!(
+        "pub const MPC_TABLE: [[[f32; 3]; {STAGES}]; {}] = [\n",
+        table.len()
+    ));
+    for (d, row) in table.iter().enumerate() {
+        s.push_str(&format!("    // depth {d}\n    [\n"));
+        for cell in row {
+            s.push_str(&format!(
+                "        [{:.4}, {:.4}, {:.4}],\n",
+                cell[0], cell[1], cell[2]
+            ));
+        }
+        s.push_str("    ],\n");
+    }
+    s.push_str("];\n");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fit_recovers_a_line() {
+        let points: Vec<(f64, f64)> = (0..100)
+            .map(|i| {
+                let x = f64::from(i) - 50.0;
+                let noise = if i % 2 == 0 { 1.0 } else { -1.0 };
+                (x, 0.9 * x + 2.0 + noise)
+            })
+            .collect();
+        let (a, b, sigma) = fit(&points).unwrap();
+        assert!((a - 0.9).abs() < 0.01, "{a}");
+        assert!((b - 2.0).abs() < 0.05, "{b}");
+        assert!((sigma - 1.0).abs() < 0.05, "{sigma}");
+    }
+
+    #[test]
+    fn table_source_has_every_depth() {
+        let samples: Vec<Sample> = (0..200)
+            .map(|i| Sample {
+                n_empties: 20 + i % 30,
+                scores: (0..6).map(|d| (i as i32 % 7) - 3 + d % 2).collect(),
+            })
+            .collect();
+        let table = fit_table(&samples, 5);
+        let src = table_source(&table, 200, "test");
+        assert!(src.contains("MPC_MAX_DEPTH: u32 = 5"));
+        assert_eq!(src.matches("// depth").count(), 6);
+    }
+}

@@ -1,0 +1,254 @@
+//! The engine facade: owns the transposition table, the evaluation and the threads; given
+//! a position and limits it thinks, reports each iteration through a callback, and can be
+//! stopped at any moment from another thread. Protocols and the command line talk to
+//! the engine only through this module.
+
+use crate::eval::{EvalKind, Evaluator};
+use crate::game::Game;
+use crate::rules::{Anti, Othello, Reversi1889, Rules, State, Variant};
+use crate::search::Shared;
+use crate::search::control::{Clock, Control, SystemClock};
+use crate::search::driver::{self, Iteration, Plan};
+use crate::search::mpc::N_SELECTIVITIES;
+use crate::search::time::{self, GameClock, TimeBudget};
+use crate::search::tt::TranspositionTable;
+use crate::square::Square;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Highest level.
+pub const MAX_LEVEL: u32 = 60;
+/// The level used when nothing else limits the search.
+pub const DEFAULT_LEVEL: u32 = 16;
+/// Selectivity of midgame searches unless asked otherwise (index into the Multi-ProbCut
+/// confidences: 3 = 95%).
+pub const DEFAULT_SELECTIVITY: u8 = 3;
+
+/// What a level means: midgame depth and the empties from which the endgame is solved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Level {
+    pub depth: u32,
+    pub exact_empties: u32,
+    pub wld_empties: u32,
+}
+
+impl Level {
+    /// Level `n` (1..=60): midgame depth `n`; exact solve from `2n` empties up to level 10,
+    /// then from `n + 10` (at most 30); win/loss/draw two empties earlier above level 10.
+    pub fn new(n: u32) -> Level {
+        let n = n.clamp(1, MAX_LEVEL);
+        let exact = if n <= 10 { 2 * n } else { (n + 10).min(30) };
+        let wld = if n <= 10 { exact } else { exact + 2 };
+        Level {
+            depth: n,
+            exact_empties: exact,
+            wld_empties: wld,
+        }
+    }
+}
+
+/// How long or how deep to think.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Limits {
+    /// A level (depth and endgame solve depths).
+    pub level: Option<u32>,
+    /// A fixed midgame depth (no endgame solve before the depth reaches the end).
+    pub depth: Option<u32>,
+    /// Multi-ProbCut selectivity (0 = off); `None` for the default.
+    pub selectivity: Option<u8>,
+    /// Time for this move.
+    pub move_time: Option<Duration>,
+    /// The game clock of the side to move.
+    pub clock: Option<GameClock>,
+    /// Stop after about this many nodes.
+    pub nodes: Option<u64>,
+    /// Search only this move (to score a move played).
+    pub only_move: Option<Square>,
+}
+
+impl Limits {
+    pub fn level(n: u32) -> Limits {
+        Limits {
+            level: Some(n),
+            ..Limits::default()
+        }
+    }
+
+    pub fn depth(d: u32) -> Limits {
+        Limits {
+            depth: Some(d),
+            ..Limits::default()
+        }
+    }
+
+    /// The search plan for a position with `n_empties`.
+    pub fn plan(&self, n_empties: u32) -> Plan {
+        let timed = self.move_time.is_some() || self.clock.is_some();
+        let (depth, exact, wld) = match (self.depth, self.level) {
+            (Some(d), _) => (d, 0, 0),
+            (None, Some(l)) => {
+                let level = Level::new(l);
+                (level.depth, level.exact_empties, level.wld_empties)
+            }
+            // Time or nodes alone: deepen until they run out.
+            (None, None) if timed || self.nodes.is_some() => (MAX_LEVEL, 0, 0),
+            (None, None) => {
+                let level = Level::new(DEFAULT_LEVEL);
+                (level.depth, level.exact_empties, level.wld_empties)
+            }
+        };
+        let time = match (self.move_time, self.clock) {
+            (_, Some(clock)) => Some(time::budget(&clock, n_empties)),
+            (Some(t), None) => Some(TimeBudget::fixed(t)),
+            (None, None) => None,
+        };
+        Plan {
+            depth,
+            selectivity: self
+                .selectivity
+                .unwrap_or(DEFAULT_SELECTIVITY)
+                .min(N_SELECTIVITIES as u8 - 1),
+            exact_empties: exact,
+            wld_empties: wld,
+            time,
+            play_forced_at_once: timed,
+            only_move: self.only_move.map(Square::index),
+        }
+    }
+}
+
+/// How to build an engine.
+#[derive(Clone)]
+pub struct EngineOptions {
+    pub hash_mb: usize,
+    pub threads: usize,
+    pub eval: EvalKind,
+    /// The clock time limits are measured on (tests use a simulated one).
+    pub clock: Arc<dyn Clock>,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions {
+            hash_mb: 64,
+            threads: 1,
+            eval: EvalKind::Classic,
+            clock: Arc::new(SystemClock::default()),
+        }
+    }
+}
+
+/// Stops the engine's current search from another thread.
+#[derive(Clone)]
+pub struct StopHandle(Arc<Control>);
+
+impl StopHandle {
+    pub fn stop(&self) {
+        self.0.stop();
+    }
+}
+
+/// The engine.
+pub struct Engine {
+    tt: TranspositionTable,
+    control: Arc<Control>,
+    eval: Evaluator,
+    threads: usize,
+    pool: Option<rayon::ThreadPool>,
+}
+
+impl Engine {
+    pub fn new(options: EngineOptions) -> Engine {
+        let threads = options.threads.max(1);
+        let pool = (threads > 1)
+            .then(|| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .ok()
+            })
+            .flatten();
+        Engine {
+            tt: TranspositionTable::new(options.hash_mb),
+            control: Arc::new(Control::new(options.clock)),
+            eval: Evaluator::new(options.eval),
+            threads: if pool.is_some() { threads } else { 1 },
+            pool,
+        }
+    }
+
+    /// Threads the engine searches with.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    pub fn eval_kind(&self) -> EvalKind {
+        self.eval.kind()
+    }
+
+    /// A handle that stops the running search (the engine answers with what it has).
+    pub fn stop_handle(&self) -> StopHandle {
+        StopHandle(Arc::clone(&self.control))
+    }
+
+    /// Forgets everything learnt in earlier searches.
+    pub fn clear(&self) {
+        self.tt.clear();
+    }
+
+    /// The static evaluation of `state`, for the side to move.
+    pub fn evaluate(&self, variant: Variant, state: &State) -> i32 {
+        self.eval.evaluate_variant(variant, state)
+    }
+
+    /// Thinks about the position at the end of `game`.
+    pub fn think_game(
+        &self,
+        game: &Game,
+        limits: &Limits,
+        on_iteration: &mut (dyn FnMut(&Iteration) + Send),
+    ) -> Option<Iteration> {
+        self.think(game.variant(), game.current(), limits, on_iteration)
+    }
+
+    /// Thinks about `state` under `variant` within `limits`, reporting every finished
+    /// iteration. Returns the best move found (with its score and line), or `None` when
+    /// the game is over.
+    pub fn think(
+        &self,
+        variant: Variant,
+        state: &State,
+        limits: &Limits,
+        on_iteration: &mut (dyn FnMut(&Iteration) + Send),
+    ) -> Option<Iteration> {
+        match variant {
+            Variant::Othello => self.think_generic::<Othello>(&state.pos, limits, on_iteration),
+            Variant::Anti => self.think_generic::<Anti>(&state.pos, limits, on_iteration),
+            Variant::Reversi1889 => self.think_generic::<Reversi1889>(state, limits, on_iteration),
+        }
+    }
+
+    fn think_generic<R: Rules>(
+        &self,
+        s: &R::S,
+        limits: &Limits,
+        on_iteration: &mut (dyn FnMut(&Iteration) + Send),
+    ) -> Option<Iteration> {
+        let start = self.control.now();
+        let plan = limits.plan(R::position(s).n_empties());
+        self.control
+            .start(plan.time.map(|t| start + t.max), limits.nodes);
+        self.tt.new_search();
+        let shared = Shared {
+            tt: &self.tt,
+            control: &self.control,
+            eval: &self.eval,
+            threads: self.threads,
+        };
+        let mut run = || driver::think::<R>(&shared, s, &plan, start, on_iteration);
+        match &self.pool {
+            Some(pool) => pool.install(run),
+            None => run(),
+        }
+    }
+}

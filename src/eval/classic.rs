@@ -1,0 +1,247 @@
+//! The classic evaluation: hand-written terms weighted by game stage, one weight set per
+//! variant. It is the baseline the trained evaluation is measured against.
+//!
+//! Terms, each as the side to move's count minus the opponent's: mobility (corner moves
+//! count twice), potential mobility (empty squares next to the other side's discs),
+//! corners, X-squares and C-squares next to an empty corner, stable discs, edge discs,
+//! discs, and parity (+1 when the side to move is due to play the last empty square).
+//! Weights are in 1/[`SCALE`] disc and move linearly from the opening (60 empties) to the
+//! end (0 empties).
+//!
+//! Othello rewards corners, stability and, late, discs. Anti inverts what decides the
+//! result: own corners, stable discs and discs are liabilities, X-squares that hand the
+//! opponent a corner are assets; mobility is worth as much as in Othello, since having
+//! choices is what lets a player avoid taking discs.
+
+use super::EVAL_MAX;
+use crate::bitboard::CORNERS;
+use crate::board::Position;
+use crate::rules::{Rules, Variant};
+use crate::stability::stable_discs;
+
+/// Weights are in 1/SCALE disc.
+pub const SCALE: i32 = 32;
+
+/// Number of terms.
+pub const N_TERMS: usize = 9;
+
+/// Term names, in the order of [`terms`].
+pub const TERM_NAMES: [&str; N_TERMS] = [
+    "mobility",
+    "potential mobility",
+    "corners",
+    "X-squares",
+    "C-squares",
+    "stable discs",
+    "edge discs",
+    "discs",
+    "parity",
+];
+
+/// (opening, end) weight of each term for Othello (and Reversi 1889).
+const OTHELLO_WEIGHTS: [(i32, i32); N_TERMS] = [
+    (32, 20),
+    (12, 6),
+    (200, 100),
+    (-120, -40),
+    (-40, -16),
+    (40, 48),
+    (8, 8),
+    (-4, 32),
+    (0, 32),
+];
+
+/// (opening, end) weight of each term for Anti.
+const ANTI_WEIGHTS: [(i32, i32); N_TERMS] = [
+    (32, 20),
+    (12, 6),
+    (-40, -40),
+    (40, 16),
+    (16, 8),
+    (-24, -48),
+    (-8, -8),
+    (4, -32),
+    (0, 0),
+];
+
+/// Weights per number of empties (0..=60; more empties use 60).
+const fn stage_table(w: [(i32, i32); N_TERMS]) -> [[i32; N_TERMS]; 61] {
+    let mut t = [[0; N_TERMS]; 61];
+    let mut e = 0;
+    while e <= 60 {
+        let mut i = 0;
+        while i < N_TERMS {
+            let (open, end) = w[i];
+            t[e][i] = (open * e as i32 + end * (60 - e as i32)) / 60;
+            i += 1;
+        }
+        e += 1;
+    }
+    t
+}
+
+static OTHELLO_TABLE: [[i32; N_TERMS]; 61] = stage_table(OTHELLO_WEIGHTS);
+static ANTI_TABLE: [[i32; N_TERMS]; 61] = stage_table(ANTI_WEIGHTS);
+
+/// X-squares (b2, g2, b7, g7) and the corner each one touches.
+const X_SQUARES: [(u64, u64); 4] = [
+    (1 << 9, 1 << 0),
+    (1 << 14, 1 << 7),
+    (1 << 49, 1 << 56),
+    (1 << 54, 1 << 63),
+];
+/// C-squares (next to a corner on an edge) of each corner.
+const C_SQUARES: [(u64, u64); 4] = [
+    ((1 << 1) | (1 << 8), 1 << 0),
+    ((1 << 6) | (1 << 15), 1 << 7),
+    ((1 << 48) | (1 << 57), 1 << 56),
+    ((1 << 55) | (1 << 62), 1 << 63),
+];
+/// Edge squares other than corners and C-squares.
+const EDGES: u64 = 0x3C00_8181_8181_003C;
+
+/// Squares next to `b` in any direction.
+#[inline(always)]
+fn neighbours(b: u64) -> u64 {
+    const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
+    const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let h = ((b << 1) & NOT_A) | ((b >> 1) & NOT_H);
+    let row = b | h;
+    h | (row << 8) | (row >> 8)
+}
+
+/// The terms of `pos` for the side to move, in the order of [`TERM_NAMES`].
+#[inline]
+pub fn terms(pos: &Position) -> [i32; N_TERMS] {
+    terms_with_moves(pos, pos.legal_moves(), pos.opponent_moves())
+}
+
+/// [`terms`] given both sides' legal moves.
+#[inline(always)]
+fn terms_with_moves(pos: &Position, my_moves: u64, their_moves: u64) -> [i32; N_TERMS] {
+    let (p, o) = (pos.player, pos.opponent);
+    let empty = pos.empty();
+    let mobility = (my_moves.count_ones() + (my_moves & CORNERS).count_ones()) as i32
+        - (their_moves.count_ones() + (their_moves & CORNERS).count_ones()) as i32;
+    let potential =
+        (neighbours(o) & empty).count_ones() as i32 - (neighbours(p) & empty).count_ones() as i32;
+    let corners = (p & CORNERS).count_ones() as i32 - (o & CORNERS).count_ones() as i32;
+    let mut x_squares = 0;
+    for (x, corner) in X_SQUARES {
+        if empty & corner != 0 {
+            x_squares += i32::from(p & x != 0) - i32::from(o & x != 0);
+        }
+    }
+    let mut c_squares = 0;
+    for (c, corner) in C_SQUARES {
+        if empty & corner != 0 {
+            c_squares += (p & c).count_ones() as i32 - (o & c).count_ones() as i32;
+        }
+    }
+    // Stable discs exist only once a corner is taken (or the board is nearly full).
+    let stable = if (p | o) & CORNERS != 0 {
+        stable_discs(p, o).count_ones() as i32 - stable_discs(o, p).count_ones() as i32
+    } else {
+        0
+    };
+    let edges = (p & EDGES).count_ones() as i32 - (o & EDGES).count_ones() as i32;
+    let discs = p.count_ones() as i32 - o.count_ones() as i32;
+    let parity = if empty.count_ones() & 1 == 1 { 1 } else { -1 };
+    [
+        mobility, potential, corners, x_squares, c_squares, stable, edges, discs, parity,
+    ]
+}
+
+/// The weights of `variant` at `n_empties`.
+pub fn weights(variant: Variant, n_empties: u32) -> [i32; N_TERMS] {
+    let table = match variant {
+        Variant::Anti => &ANTI_TABLE,
+        Variant::Othello | Variant::Reversi1889 => &OTHELLO_TABLE,
+    };
+    table[n_empties.min(60) as usize]
+}
+
+/// The classic evaluation of `s` for the side to move, in discs; the final score when
+/// the game is over.
+#[inline]
+pub fn evaluate<R: Rules>(s: &R::S) -> i32 {
+    let pos = R::position(s);
+    let (my_moves, their_moves) = (pos.legal_moves(), pos.opponent_moves());
+    let over = if matches!(R::VARIANT, Variant::Reversi1889) {
+        // Discs in hand can end the game before the board does.
+        R::legal_moves(s) == 0 && R::legal_moves(&R::pass(s)) == 0
+    } else {
+        my_moves == 0 && their_moves == 0
+    };
+    if over {
+        return R::final_score(s);
+    }
+    let t = terms_with_moves(&pos, my_moves, their_moves);
+    let w = weights(R::VARIANT, pos.n_empties());
+    let mut sum = 0;
+    for i in 0..N_TERMS {
+        sum += t[i] * w[i];
+    }
+    // Round to the nearest disc, symmetrically around zero.
+    let discs = if sum >= 0 {
+        (sum + SCALE / 2) / SCALE
+    } else {
+        -((-sum + SCALE / 2) / SCALE)
+    };
+    discs.clamp(-EVAL_MAX, EVAL_MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Anti, Othello};
+
+    #[test]
+    fn start_is_even_and_symmetric() {
+        let start = Position::START;
+        assert_eq!(evaluate::<Othello>(&start), 0);
+        // Every symmetry gives the same terms.
+        let mut rng = 0x1234_5678_9ABC_DEF0u64;
+        for _ in 0..300 {
+            let mut pos = start;
+            for _ in 0..(rng % 50) {
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                let moves = pos.legal_moves();
+                if moves == 0 {
+                    pos = pos.pass();
+                    if pos.legal_moves() == 0 {
+                        break;
+                    }
+                    continue;
+                }
+                let k = (rng % u64::from(moves.count_ones())) as usize;
+                let x = crate::bitboard::Bits(moves).nth(k).unwrap();
+                pos = pos.play(x);
+            }
+            for sym in 0..8 {
+                assert_eq!(terms(&pos.symmetry(sym)), terms(&pos), "{pos:?} sym {sym}");
+            }
+        }
+    }
+
+    #[test]
+    fn corners_are_good_in_othello_and_bad_in_anti() {
+        // The side to move owns a1; the rest is balanced.
+        let pos = Position::new(1 | (1 << 27) | (1 << 36), (1 << 28) | (1 << 35) | (1 << 63));
+        let mine = Position::new(pos.player, pos.opponent & !(1 << 63));
+        assert!(evaluate::<Othello>(&mine) > 0);
+        assert!(evaluate::<Anti>(&mine) < 0);
+    }
+
+    #[test]
+    fn x_square_next_to_empty_corner_is_bad_in_othello() {
+        let base = Position::START;
+        let with_x = Position::new(base.player | (1 << 9), base.opponent);
+        let with_edge = Position::new(base.player | (1 << 3), base.opponent);
+        assert!(terms(&with_x)[3] == 1);
+        assert!(evaluate::<Othello>(&with_x) < evaluate::<Othello>(&with_edge));
+        assert!(evaluate::<Anti>(&with_x) > evaluate::<Anti>(&with_edge));
+    }
+}

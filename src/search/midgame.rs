@@ -1,0 +1,464 @@
+//! The midgame search: depth-limited principal variation search (negascout) with the
+//! transposition table, Multi-ProbCut and parallel splits.
+//!
+//! Scores are disc differences for the side to move, as the evaluation estimates them at
+//! the leaves. A pass costs no depth. When the remaining depth reaches the end of the game
+//! the node is handed to the exact endgame solver (with probable cuts on, only from
+//! [`MID_END_EXACT_EMPTIES`] empties; above that the search goes on to the end with cuts).
+//! Moves are ordered by the table move, then by a shallow search at high depth, else by the
+//! opponent's mobility, corners and the evaluation after the move.
+
+use super::endgame::{self, Worker as EndWorker};
+use super::mpc::{self, MPC_MIN_DEPTH, SELECTIVITY_T};
+use super::parameters::*;
+use super::tt::{NO_MOVE, TtData, hash};
+use super::{Candidate, MoveList, SCORE_INF, Shared, SplitFlag, pick};
+use crate::bitboard::{Bits, CORNERS};
+use crate::rules::Rules;
+use crate::square::{Move, Square};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+
+/// One search thread of the midgame search.
+pub(crate) struct MidWorker<'a, 's, R: Rules> {
+    shared: &'s Shared<'a>,
+    pub nodes: u64,
+    /// Nodes already reported to the control.
+    polled: u64,
+    split: Option<&'s SplitFlag<'s>>,
+    /// Index into [`SELECTIVITY_T`]: 0 makes no probable cuts.
+    pub selectivity: u8,
+    _rules: std::marker::PhantomData<R>,
+}
+
+impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
+    pub fn new(shared: &'s Shared<'a>, split: Option<&'s SplitFlag<'s>>, selectivity: u8) -> Self {
+        MidWorker {
+            shared,
+            nodes: 0,
+            polled: 0,
+            split,
+            selectivity,
+            _rules: std::marker::PhantomData,
+        }
+    }
+
+    /// True once the whole search must stop.
+    pub fn shared_stopped(&self) -> bool {
+        self.shared.control.stopped()
+    }
+
+    #[inline]
+    fn aborted(&self) -> bool {
+        self.shared.control.stopped() || self.split.is_some_and(|f| f.is_cut())
+    }
+
+    #[inline]
+    fn poll(&mut self) {
+        if self.nodes - self.polled >= super::control::POLL_NODES {
+            self.shared.control.poll(self.nodes - self.polled);
+            self.polled = self.nodes;
+        }
+    }
+
+    /// Reports the nodes not reported yet.
+    pub fn flush(&mut self) {
+        self.shared.control.poll(self.nodes - self.polled);
+        self.polled = self.nodes;
+    }
+
+    #[inline]
+    fn key(s: &R::S) -> u64 {
+        let pos = R::position(s);
+        hash(pos.player, pos.opponent, R::hash_extra(s))
+    }
+
+    #[inline]
+    fn evaluate(&mut self, s: &R::S) -> i32 {
+        self.nodes += 1;
+        self.shared.eval.evaluate::<R>(s)
+    }
+
+    /// Exact score within `(alpha, beta)` by the endgame solver.
+    fn endgame(&mut self, s: &R::S, alpha: i32, beta: i32, n: u32) -> i32 {
+        let mut w = EndWorker::<R>::new(self.shared, self.split);
+        let v = endgame::window(&mut w, s, alpha.max(-64), beta.min(64), n);
+        self.nodes += w.nodes;
+        self.polled += w.polled;
+        v
+    }
+
+    /// Null-window search: is the score of `s` at `depth` above `alpha`?
+    #[inline]
+    pub fn nws(&mut self, s: &R::S, alpha: i32, depth: u32, passed: bool) -> i32 {
+        self.search(s, alpha, alpha + 1, depth, passed)
+    }
+
+    /// The best score of `s` searched `depth` plies deep, fail-soft within `(alpha, beta)`.
+    pub fn search(&mut self, s: &R::S, alpha: i32, beta: i32, depth: u32, passed: bool) -> i32 {
+        let n = R::position(s).n_empties();
+        if depth >= n && (self.selectivity == 0 || n <= MID_END_EXACT_EMPTIES) {
+            return self.endgame(s, alpha, beta, n);
+        }
+        if depth == 0 {
+            return self.evaluate(s);
+        }
+        self.nodes += 1;
+        self.poll();
+        if self.aborted() {
+            return 0;
+        }
+        let moves = R::legal_moves(s);
+        if moves == 0 {
+            if passed {
+                return R::final_score(s);
+            }
+            return -self.search(&R::pass(s), -beta, -alpha, depth, true);
+        }
+        if depth == 1 {
+            return self.depth_one(s, moves, alpha, beta);
+        }
+        let (mut alpha, mut beta) = (alpha, beta);
+        let key = Self::key(s);
+        let tt = self.shared.tt;
+        let mut tt_move = NO_MOVE;
+        if let Some(e) = tt.probe(key) {
+            if u32::from(e.depth) >= depth && e.selectivity <= self.selectivity {
+                let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
+                if lower >= beta || lower == upper {
+                    return lower;
+                }
+                if upper <= alpha {
+                    return upper;
+                }
+                alpha = alpha.max(lower);
+                beta = beta.min(upper);
+            }
+            tt_move = e.best_move;
+        }
+        let alpha_in = alpha;
+        if beta == alpha + 1
+            && self.selectivity > 0
+            && depth >= MPC_MIN_DEPTH
+            && let Some(v) = self.probcut(s, alpha, depth, n)
+        {
+            return v;
+        }
+
+        let mut moves_list = MoveList::new();
+        self.generate(s, moves, depth, tt_move, &mut moves_list);
+        let list = moves_list.as_mut_slice();
+
+        let mut best = -SCORE_INF;
+        let mut best_move = NO_MOVE;
+        let mut i = 0;
+        while i < list.len() {
+            pick(list, i);
+            let c = list[i];
+            let v = if best == -SCORE_INF {
+                -self.search(&c.next, -beta, -alpha, depth - 1, false)
+            } else {
+                let mut v = -self.nws(&c.next, -alpha - 1, depth - 1, false);
+                if v > alpha && v < beta {
+                    v = -self.search(&c.next, -beta, -v, depth - 1, false);
+                }
+                v
+            };
+            if self.aborted() {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = c.square;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+            i += 1;
+            if i == MID_SPLIT_AFTER
+                && i < list.len()
+                && depth >= MID_SPLIT_DEPTH
+                && self.shared.threads > 1
+            {
+                for j in i..list.len() {
+                    pick(list, j);
+                }
+                let (v, m) = self.split_rest(&list[i..], alpha, beta, depth);
+                if v > best {
+                    best = v;
+                    best_move = m;
+                }
+                break;
+            }
+        }
+        if self.aborted() {
+            return 0;
+        }
+        self.store(key, alpha_in, beta, best, best_move, depth);
+        best
+    }
+
+    /// Depth one: the best evaluation after one move.
+    fn depth_one(&mut self, s: &R::S, moves: u64, alpha: i32, beta: i32) -> i32 {
+        let mut best = -SCORE_INF;
+        let mut alpha = alpha;
+        for x in Bits(moves) {
+            let next = R::play(s, x);
+            let v = -self.evaluate(&next);
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Multi-ProbCut at a null-window node: `Some(bound)` when a shallow search predicts
+    /// the deep one falls outside the window with the selectivity's confidence.
+    fn probcut(&mut self, s: &R::S, alpha: i32, depth: u32, n: u32) -> Option<i32> {
+        let model = mpc::model(depth, n);
+        let t = SELECTIVITY_T[usize::from(self.selectivity)];
+        let (high, low) = mpc::cut_bounds(model, alpha, t);
+        let shallow = mpc::shallow_depth(depth);
+        if high <= 64 {
+            let v = if shallow == 0 {
+                self.evaluate(s)
+            } else {
+                self.nws(s, high - 1, shallow, false)
+            };
+            if v >= high && !self.aborted() {
+                return Some(alpha + 1);
+            }
+        }
+        if low >= -64 {
+            let v = if shallow == 0 {
+                self.evaluate(s)
+            } else {
+                self.nws(s, low, shallow, false)
+            };
+            if v <= low && !self.aborted() {
+                return Some(alpha);
+            }
+        }
+        None
+    }
+
+    /// Generates the moves of `s` with their ordering keys.
+    fn generate(
+        &mut self,
+        s: &R::S,
+        moves: u64,
+        depth: u32,
+        tt_move: u8,
+        list: &mut MoveList<R::S>,
+    ) {
+        for x in Bits(moves) {
+            let next = R::play(s, x);
+            list.push(Candidate {
+                square: x,
+                next,
+                key: 0,
+            });
+        }
+        let items = list.as_mut_slice();
+        if depth >= MID_ORDER_SEARCH_DEPTH {
+            let sort_depth = (depth - MID_ORDER_SEARCH_DEPTH) / MID_ORDER_SEARCH_DIVISOR;
+            let saved = self.selectivity;
+            for c in items.iter_mut() {
+                c.key = if c.square == tt_move {
+                    1 << 20
+                } else {
+                    let v = if sort_depth == 0 {
+                        -self.evaluate(&c.next)
+                    } else {
+                        -self.search(&c.next, -SCORE_INF, SCORE_INF, sort_depth, false)
+                    };
+                    v * ORDER_VALUE_WEIGHT + Self::heuristic(&c.next, c.square)
+                };
+            }
+            self.selectivity = saved;
+        } else {
+            for c in items.iter_mut() {
+                c.key = if c.square == tt_move {
+                    1 << 20
+                } else {
+                    -self.shared.eval.evaluate::<R>(&c.next) * ORDER_VALUE_WEIGHT
+                        + Self::heuristic(&c.next, c.square)
+                };
+            }
+        }
+    }
+
+    /// Cheap ordering terms: few replies for the opponent, corners.
+    #[inline]
+    fn heuristic(next: &R::S, square: u8) -> i32 {
+        let replies = R::legal_moves(next);
+        let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+        -mobility * ORDER_MID_MOBILITY_WEIGHT
+            + i32::from(CORNERS & (1u64 << square) != 0) * ORDER_MID_CORNER_WEIGHT
+    }
+
+    fn store(&self, key: u64, alpha: i32, beta: i32, score: i32, best_move: u8, depth: u32) {
+        let (lower, upper) = if score <= alpha {
+            (-64, score)
+        } else if score >= beta {
+            (score, 64)
+        } else {
+            (score, score)
+        };
+        self.shared.tt.store(
+            key,
+            TtData {
+                lower: lower as i16,
+                upper: upper as i16,
+                best_move,
+                depth: depth.min(255) as u8,
+                selectivity: self.selectivity,
+            },
+        );
+    }
+
+    /// Searches `rest` (the moves after the first ones) over the threads, sharing alpha.
+    fn split_rest(
+        &mut self,
+        rest: &[Candidate<R::S>],
+        alpha: i32,
+        beta: i32,
+        depth: u32,
+    ) -> (i32, u8) {
+        use rayon::prelude::*;
+        let shared_alpha = AtomicI32::new(alpha);
+        let flag = SplitFlag {
+            cut: AtomicBool::new(false),
+            parent: self.split,
+        };
+        let shared = self.shared;
+        let selectivity = self.selectivity;
+        let results: Vec<(i32, u8, u64, u64, bool)> = rest
+            .par_iter()
+            .map(|c| {
+                let mut w = MidWorker::<R>::new(shared, Some(&flag), selectivity);
+                if flag.is_cut() || shared.control.stopped() {
+                    return (-SCORE_INF, c.square, 0, 0, true);
+                }
+                let a = shared_alpha.load(Ordering::Relaxed);
+                let mut v = -w.nws(&c.next, -a - 1, depth - 1, false);
+                if v > a && v < beta && !w.aborted() {
+                    v = -w.search(&c.next, -beta, -v, depth - 1, false);
+                }
+                if w.aborted() {
+                    return (-SCORE_INF, c.square, w.nodes, w.polled, true);
+                }
+                shared_alpha.fetch_max(v, Ordering::Relaxed);
+                if v >= beta {
+                    flag.cut.store(true, Ordering::Relaxed);
+                }
+                (v, c.square, w.nodes, w.polled, v <= a)
+            })
+            .collect();
+        let mut best = (-SCORE_INF, NO_MOVE, true);
+        for (v, m, nodes, polled, failed_low) in results {
+            self.nodes += nodes;
+            self.polled += polled;
+            if v > best.0 || (v == best.0 && best.2 && !failed_low) {
+                best = (v, m, failed_low);
+            }
+        }
+        (best.0, best.1)
+    }
+
+    /// Searches the root moves `order` (best first) with window `(alpha, beta)` at
+    /// `depth`; returns the score and the index in `order` of the best move. Moves after
+    /// the first are split over the threads.
+    pub fn root(
+        &mut self,
+        s: &R::S,
+        order: &[u8],
+        alpha: i32,
+        beta: i32,
+        depth: u32,
+    ) -> (i32, usize) {
+        self.nodes += 1;
+        let mut alpha = alpha;
+        let mut best = -SCORE_INF;
+        let mut best_index = 0;
+        let mut i = 0;
+        while i < order.len() {
+            let next = R::play(s, order[i]);
+            let v = if i == 0 {
+                -self.search(&next, -beta, -alpha, depth - 1, false)
+            } else {
+                let mut v = -self.nws(&next, -alpha - 1, depth - 1, false);
+                if v > alpha && v < beta {
+                    v = -self.search(&next, -beta, -v, depth - 1, false);
+                }
+                v
+            };
+            if self.aborted() {
+                return (best, best_index);
+            }
+            if v > best {
+                best = v;
+                best_index = i;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+            i += 1;
+            if i == 1 && i < order.len() && self.shared.threads > 1 && depth >= MID_SPLIT_DEPTH {
+                let rest: Vec<Candidate<R::S>> = order[1..]
+                    .iter()
+                    .map(|&x| Candidate {
+                        square: x,
+                        next: R::play(s, x),
+                        key: 0,
+                    })
+                    .collect();
+                let (v, m) = self.split_rest(&rest, alpha, beta, depth);
+                if v > best && !self.aborted() {
+                    best = v;
+                    best_index = order.iter().position(|&x| x == m).unwrap_or(0);
+                }
+                break;
+            }
+        }
+        (best, best_index)
+    }
+
+    /// The principal variation from `s`: the table's best moves, as far as they go.
+    pub fn principal_variation(&self, s: &R::S, first: u8, max_len: usize) -> Vec<Move> {
+        let mut pv = vec![Move::Play(Square::from_index(first))];
+        let mut s = R::play(s, first);
+        while pv.len() < max_len {
+            let moves = R::legal_moves(&s);
+            if moves == 0 {
+                let passed = R::pass(&s);
+                if R::legal_moves(&passed) == 0 {
+                    break;
+                }
+                pv.push(Move::Pass);
+                s = passed;
+                continue;
+            }
+            let Some(e) = self.shared.tt.probe(Self::key(&s)) else {
+                break;
+            };
+            if e.best_move >= 64 || moves & (1u64 << e.best_move) == 0 {
+                break;
+            }
+            pv.push(Move::Play(Square::from_index(e.best_move)));
+            s = R::play(&s, e.best_move);
+        }
+        pv
+    }
+}

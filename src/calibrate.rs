@@ -160,17 +160,22 @@ pub fn fit_table(samples: &[Sample], max_depth: u32) -> Vec<[[f64; 3]; STAGES]> 
                         && s.n_empties > d
                         && s.scores.len() > d as usize
                 })
-                .map(|s| (f64::from(s.scores[shallow]), f64::from(s.scores[d as usize])))
+                .map(|s| {
+                    (
+                        f64::from(s.scores[shallow]),
+                        f64::from(s.scores[d as usize]),
+                    )
+                })
                 .collect();
             *cell = fit(&points).map(|(a, b, sigma)| [a, b, sigma]);
         }
-        for stage in 0..STAGES {
+        for (stage, cell) in table[d as usize].iter_mut().enumerate() {
             // Nearest stage with data.
             let nearest = (0..STAGES)
                 .filter(|&t| fitted[t].is_some())
                 .min_by_key(|&t| t.abs_diff(stage));
             if let Some(t) = nearest {
-                table[d as usize][stage] = fitted[t].expect("filtered");
+                *cell = fitted[t].expect("filtered");
             }
         }
     }

@@ -5,10 +5,11 @@
 //! [`perft`]; [`cli`].
 
 pub mod analysis;
+pub mod arena;
 pub mod bench;
-pub mod calibrate;
 pub mod bitboard;
 pub mod board;
+pub mod calibrate;
 pub mod cli;
 pub mod engine;
 pub mod eval;

@@ -4,6 +4,7 @@
 mod analyze;
 mod bench;
 mod calibrate;
+mod matches;
 mod solve;
 
 use crate::formats::{self, ggf};
@@ -99,6 +100,13 @@ pub enum Command {
     /// score follows the shallow one per depth and stage, and writes the Rust table the
     /// search compiles in (`src/search/mpc_table.rs`). `scripts/calibrate_mpc.sh` runs it.
     CalibrateMpc(calibrate::CalibrateArgs),
+    /// Play a match between two built-in engine configurations.
+    ///
+    /// Every opening is played twice with colours swapped. Prints a progress line, then
+    /// wins/draws/losses, the score, the mean disc difference, the Elo difference with
+    /// its 95% interval, and the results per opening pair. Example:
+    /// `volte match --first depth=8 --second depth=6 --openings xot.txt --games 200`.
+    Match(Box<matches::MatchArgs>),
 }
 
 /// Reads INPUT: a file's text when it names a file, the text itself otherwise.
@@ -174,6 +182,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Bench(args) => bench::run(args),
         Command::Analyze(args) => analyze::run(args),
         Command::CalibrateMpc(args) => calibrate::run(args),
+        Command::Match(args) => matches::run(*args),
     }
 }
 

@@ -144,7 +144,7 @@ mod tests {
                         remaining = remaining - used + secs(increment);
                         moves_played += 1;
                         // The opponent replies, or passes now and then.
-                        n = n.saturating_sub(if rng % 10 == 0 { 1 } else { 2 });
+                        n = n.saturating_sub(if rng.is_multiple_of(10) { 1 } else { 2 });
                     }
                 }
             }

@@ -50,27 +50,28 @@ pub fn positions() -> Vec<State> {
         .collect()
 }
 
-/// Runs the bench at `depth` on one thread; `on_position` sees each result.
+/// Runs the bench at `depth` on one thread with the default selectivity; `on_position`
+/// sees each result.
 pub fn run(depth: u32, on_position: &mut dyn FnMut(&BenchPosition)) -> Vec<BenchPosition> {
     let engine = Engine::new(EngineOptions {
         hash_mb: BENCH_HASH_MB,
         threads: 1,
         ..EngineOptions::default()
     });
-    run_with(&engine, depth, on_position)
+    run_with(&engine, &Limits::depth(depth), on_position)
 }
 
-/// Runs the bench positions at `depth` on `engine` (any number of threads).
+/// Runs the bench positions within `limits` on `engine` (any number of threads).
 pub fn run_with(
     engine: &Engine,
-    depth: u32,
+    limits: &Limits,
     on_position: &mut dyn FnMut(&BenchPosition),
 ) -> Vec<BenchPosition> {
     let mut out = Vec::new();
     for (index, state) in positions().iter().enumerate() {
         engine.clear();
         let start = Instant::now();
-        let result = engine.think(Variant::Othello, state, &Limits::depth(depth), &mut |_| {});
+        let result = engine.think(Variant::Othello, state, limits, &mut |_| {});
         let p = BenchPosition {
             index,
             n_empties: state.pos.n_empties(),

@@ -227,3 +227,111 @@ fn a_closed_pipe_is_not_a_panic() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!err.contains("panicked"), "{err}");
 }
+
+/// The `Nodes searched:` figure of a bench run.
+fn bench_nodes(out: &str) -> u64 {
+    out.lines()
+        .find_map(|l| l.strip_prefix("Nodes searched: "))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no node count in {out}"))
+}
+
+#[test]
+fn bench_prints_the_same_signature_twice() {
+    let first = volte(&["bench", "5"]);
+    assert!(first.status.success(), "{}", stderr(&first));
+    let out = stdout(&first);
+    assert_eq!(
+        out.lines()
+            .filter(|l| l.trim_start().starts_with(char::is_numeric))
+            .count(),
+        10,
+        "{out}"
+    );
+    assert!(out.contains("Nodes/second: "), "{out}");
+    let second = volte(&["bench", "5"]);
+    assert_eq!(bench_nodes(&out), bench_nodes(&stdout(&second)));
+    assert!(bench_nodes(&out) > 10_000);
+}
+
+#[test]
+fn analyze_scores_every_move_and_writes_ggf() {
+    let ggf = std::env::temp_dir().join(format!("volte-analyze-{}.ggf", std::process::id()));
+    let o = volte(&[
+        "analyze",
+        "f5d6c3d3c4f4c5b3c2e6c6b4b5d2e3a6c1b1",
+        "--depth",
+        "3",
+        "--ggf",
+        ggf.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    // One row per ply, then one summary line per colour.
+    for ply in 1..=18 {
+        assert!(
+            out.lines()
+                .any(|l| l.trim_start().starts_with(&format!("{ply} "))),
+            "{out}"
+        );
+    }
+    assert!(
+        out.contains("black: 9 moves") && out.contains("white: 9 moves"),
+        "{out}"
+    );
+    let written = std::fs::read_to_string(&ggf).unwrap();
+    std::fs::remove_file(&ggf).ok();
+    assert!(written.starts_with("(;GM[Othello]"), "{written}");
+    // Every move carries an evaluation.
+    assert_eq!(
+        written.matches("B[").count() + written.matches("W[").count(),
+        18,
+        "{written}"
+    );
+    assert!(
+        written.contains("B[F5/") && written.contains("W[B1/"),
+        "{written}"
+    );
+    // A game that is not legal is refused with the reason.
+    let bad = volte(&["analyze", "f5f5"]);
+    assert!(!bad.status.success());
+    assert_eq!(stderr(&bad).lines().count(), 1, "{}", stderr(&bad));
+}
+
+#[test]
+fn match_between_builtin_engines_adds_up() {
+    let o = volte(&[
+        "match",
+        "--first",
+        "name=two,depth=2",
+        "--second",
+        "name=one,depth=1",
+        "--games",
+        "8",
+        "--concurrency",
+        "2",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    // "two: +W =D -L of 8 games, ..."
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("two: +"))
+        .expect("result line");
+    let nums: Vec<u32> = line
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|s| !s.is_empty())
+        .take(4)
+        .map(|s| s.parse().unwrap())
+        .collect();
+    assert_eq!(nums[0] + nums[1] + nums[2], 8, "{line}");
+    assert_eq!(nums[3], 8, "{line}");
+    assert!(out.contains("Elo difference:"), "{out}");
+    let bad = volte(&["match", "--first", "depth=2", "--second", "colour=red"]);
+    assert!(!bad.status.success());
+    assert!(
+        stderr(&bad).contains("unknown key 'colour'"),
+        "{}",
+        stderr(&bad)
+    );
+}

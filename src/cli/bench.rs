@@ -1,7 +1,7 @@
 //! `volte bench`.
 
 use crate::bench::{self, BENCH_DEPTH, BenchPosition};
-use crate::engine::{Engine, EngineOptions};
+use crate::engine::{Engine, EngineOptions, Limits};
 use anyhow::Result;
 use clap::Args;
 
@@ -13,6 +13,10 @@ pub struct BenchArgs {
     /// Threads (the node count is only reproducible with one).
     #[arg(long, short, default_value_t = 1)]
     pub threads: usize,
+    /// Multi-ProbCut selectivity: 0 = off, 1-5 = 99%, 98%, 95%, 87%, 73% confidence
+    /// (default: the engine's, 95%).
+    #[arg(long, short, value_parser = clap::value_parser!(u8).range(0..=5))]
+    pub selectivity: Option<u8>,
 }
 
 pub fn run(args: BenchArgs) -> Result<()> {
@@ -42,16 +46,16 @@ pub fn run(args: BenchArgs) -> Result<()> {
             p.nodes as f64 / p.time.as_secs_f64().max(1e-9) / 1e6
         );
     };
-    let results = if args.threads <= 1 {
-        bench::run(args.depth, &mut print)
-    } else {
-        let engine = Engine::new(EngineOptions {
-            hash_mb: bench::BENCH_HASH_MB,
-            threads: args.threads,
-            ..EngineOptions::default()
-        });
-        bench::run_with(&engine, args.depth, &mut print)
+    let engine = Engine::new(EngineOptions {
+        hash_mb: bench::BENCH_HASH_MB,
+        threads: args.threads,
+        ..EngineOptions::default()
+    });
+    let limits = Limits {
+        selectivity: args.selectivity,
+        ..Limits::depth(args.depth)
     };
+    let results = bench::run_with(&engine, &limits, &mut print);
     let nodes: u64 = results.iter().map(|p| p.nodes).sum();
     let secs: f64 = results.iter().map(|p| p.time.as_secs_f64()).sum();
     println!("Total time (s): {secs:.3}");

@@ -1,8 +1,9 @@
 //! volte: an Othello/Reversi engine — Othello, Anti and Reversi 1889.
 //!
 //! Layers, lowest first (a module imports only from the layers below it):
-//! [`square`] and [`bitboard`]; [`board`], [`rules`] and [`game`]; [`formats`];
-//! [`perft`]; [`cli`].
+//! [`square`] and [`bitboard`]; [`board`], [`rules`], [`stability`] and [`game`];
+//! [`formats`]; [`eval`] and [`perft`]; [`search`]; [`engine`]; [`analysis`], [`arena`],
+//! [`bench`] and [`calibrate`]; [`cli`].
 
 pub mod analysis;
 pub mod arena;

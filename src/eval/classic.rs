@@ -3,7 +3,8 @@
 //!
 //! Terms, each as the side to move's count minus the opponent's: mobility (corner moves
 //! count twice), potential mobility (empty squares next to the other side's discs),
-//! corners, X-squares and C-squares next to an empty corner, stable discs, edge discs,
+//! corners, X-squares and C-squares next to an empty corner, stable discs (runs along the
+//! edges from an own corner), edge discs,
 //! discs, and parity (+1 when the side to move is due to play the last empty square).
 //! Weights are in 1/[`SCALE`] disc and move linearly from the opening (60 empties) to the
 //! end (0 empties).
@@ -17,7 +18,6 @@ use super::EVAL_MAX;
 use crate::bitboard::CORNERS;
 use crate::board::Position;
 use crate::rules::{Rules, Variant};
-use crate::stability::stable_discs;
 
 /// Weights are in 1/SCALE disc.
 pub const SCALE: i32 = 32;
@@ -110,6 +110,38 @@ fn neighbours(b: u64) -> u64 {
     h | (row << 8) | (row >> 8)
 }
 
+/// The discs of `discs` joined to one of its corners by an unbroken run along an edge
+/// (such discs can never be flipped).
+#[inline(always)]
+fn anchored(discs: u64) -> u64 {
+    const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
+    const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    const EDGE_ROWS: u64 = 0xFF00_0000_0000_00FF;
+    const EDGE_COLUMNS: u64 = 0x8181_8181_8181_8181;
+    let corners = discs & CORNERS;
+    if corners == 0 {
+        return 0;
+    }
+    // Kogge-Stone fills from the corners through the player's edge discs.
+    let fill = |prop: u64, up: bool, shift: u32, mask: u64| {
+        let step = |b: u64, s: u32| if up { b << s } else { b >> s };
+        let mut run = corners;
+        let mut prop = prop & mask;
+        run |= prop & step(run, shift);
+        prop &= step(prop, shift);
+        run |= prop & step(run, 2 * shift);
+        prop &= step(prop, 2 * shift);
+        run |= prop & step(run, 4 * shift);
+        run
+    };
+    let rows = discs & EDGE_ROWS;
+    let columns = discs & EDGE_COLUMNS;
+    fill(rows, true, 1, NOT_A)
+        | fill(rows, false, 1, NOT_H)
+        | fill(columns, true, 8, u64::MAX)
+        | fill(columns, false, 8, u64::MAX)
+}
+
 /// The terms of `pos` for the side to move, in the order of [`TERM_NAMES`].
 #[inline]
 pub fn terms(pos: &Position) -> [i32; N_TERMS] {
@@ -138,9 +170,10 @@ fn terms_with_moves(pos: &Position, my_moves: u64, their_moves: u64) -> [i32; N_
             c_squares += (p & c).count_ones() as i32 - (o & c).count_ones() as i32;
         }
     }
-    // Stable discs exist only once a corner is taken (or the board is nearly full).
+    // Stable discs: the runs of own discs along the edges from an own corner. (The full
+    // stable-disc fixpoint cost a quarter of the search time.)
     let stable = if (p | o) & CORNERS != 0 {
-        stable_discs(p, o).count_ones() as i32 - stable_discs(o, p).count_ones() as i32
+        anchored(p).count_ones() as i32 - anchored(o).count_ones() as i32
     } else {
         0
     };
@@ -223,6 +256,25 @@ mod tests {
             for sym in 0..8 {
                 assert_eq!(terms(&pos.symmetry(sym)), terms(&pos), "{pos:?} sym {sym}");
             }
+        }
+    }
+
+    #[test]
+    fn anchored_runs_stop_at_gaps_and_foes() {
+        // a1, b1, c1 own; d1 empty; e1..h1 own: h1's run reaches e1.
+        let row = 0b1111_0111u64;
+        assert_eq!(anchored(row), row);
+        // Without h1 the e1..g1 run hangs on nothing.
+        assert_eq!(anchored(0b0111_0111), 0b0000_0111);
+        // Column a from a8 upwards: a8, a7 own.
+        let col = (1 << 56) | (1 << 48) | (1 << 32);
+        assert_eq!(anchored(col), (1 << 56) | (1 << 48));
+        // No corner, nothing stable; a wrapped run must not leak to the next row.
+        assert_eq!(anchored(0b0111_1110), 0);
+        assert_eq!(anchored((1 << 7) | (1 << 8)), 1 << 7);
+        for d in [row, col, 0xFFFF_FFFF_FFFF_FFFF] {
+            assert_eq!(anchored(d) & !d, 0);
+            assert_eq!(anchored(d) & !crate::stability::stable_discs(d, 0), 0);
         }
     }
 

@@ -118,10 +118,11 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
             return self.depth_one(s, moves, alpha, beta);
         }
         let (mut alpha, mut beta) = (alpha, beta);
+        let use_tt = depth >= MID_TT_DEPTH;
         let key = Self::key(s);
         let tt = self.shared.tt;
         let mut tt_move = NO_MOVE;
-        if let Some(e) = tt.probe(key) {
+        if use_tt && let Some(e) = tt.probe(key) {
             if u32::from(e.depth) >= depth && e.selectivity <= self.selectivity {
                 let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
                 if lower >= beta || lower == upper {
@@ -196,7 +197,9 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
         if self.aborted() {
             return 0;
         }
-        self.store(key, alpha_in, beta, best, best_move, depth);
+        if use_tt {
+            self.store(key, alpha_in, beta, best, best_move, depth);
+        }
         best
     }
 

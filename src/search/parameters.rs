@@ -62,7 +62,7 @@ pub const MID_SPLIT_AFTER: usize = 1;
 /// Midgame depth from which moves are ordered by a search of each child (of depth
 /// `(depth - MID_ORDER_SEARCH_DEPTH) / MID_ORDER_SEARCH_DIVISOR`, 0 = the evaluation)
 /// rather than by the cheap terms. Lower: ordering costs more nodes than it saves.
-pub const MID_ORDER_SEARCH_DEPTH: u32 = 4;
+pub const MID_ORDER_SEARCH_DEPTH: u32 = 5;
 pub const MID_ORDER_SEARCH_DIVISOR: u32 = 3;
 
 /// Midgame move ordering: weight of the child's value (in discs), of the opponent's
@@ -70,3 +70,7 @@ pub const MID_ORDER_SEARCH_DIVISOR: u32 = 3;
 pub const ORDER_VALUE_WEIGHT: i32 = 16;
 pub const ORDER_MID_MOBILITY_WEIGHT: i32 = 8;
 pub const ORDER_MID_CORNER_WEIGHT: i32 = 32;
+
+/// Midgame depth from which nodes probe and store the transposition table. Lower: a
+/// cache miss at the most numerous nodes; higher: more transpositions searched again.
+pub const MID_TT_DEPTH: u32 = 3;

@@ -205,6 +205,11 @@ fn solve_takes_positions_transcripts_and_variants() {
     assert!(o.status.success(), "{}", stderr(&o));
     let o = volte(&["solve", "-v", "reversi1889", cells]);
     assert!(o.status.success(), "{}", stderr(&o));
+    // A transcript as long as a board (42 moves) is still a transcript.
+    let t = "f5f6e6f4e3c5c4e7c6e2g5g4f3d6d3h5d7f2e1c8f8e8f7c7g6h6h3g3d8g8f1b6b5a5a4a3h2b4a7a6c3b3";
+    let o = volte(&["solve", "--all-moves", t]);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("     18 "), "{}", stdout(&o));
 }
 
 #[test]

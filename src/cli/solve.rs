@@ -76,10 +76,12 @@ fn read_problems(input: &str, variant: Variant) -> Result<Vec<Result<Problem, Fo
             continue;
         }
         let first_word = t.split_whitespace().next().unwrap_or("");
-        let board_like = first_word.chars().count() >= 64
-            || first_word.contains(';')
+        // Board cells, not moves (a transcript of 32 moves or more is as long as a
+        // board, but has digits).
+        let board_like = first_word.contains(';')
             || first_word
                 .chars()
+                .take(64)
                 .all(|c| matches!(c, 'X' | 'O' | 'x' | 'o' | '-' | '.' | '*'));
         let problem = if board_like {
             obf::parse_line(line, i + 1).map(|p| Problem {

@@ -68,6 +68,8 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Search only this move (to score a move played).
     pub only_move: Option<Square>,
+    /// Score this many best moves exactly (0 or 1: only the best), as `hint n` asks.
+    pub lines: usize,
 }
 
 impl Limits {
@@ -117,6 +119,7 @@ impl Limits {
             time,
             play_forced_at_once: timed,
             only_move: self.only_move.map(Square::index),
+            lines: self.lines.max(1),
         }
     }
 }

@@ -46,6 +46,7 @@ fn kind_mark(a: &PlyAnalysis) -> String {
     match a.kind {
         ResultKind::Exact => "exact".to_string(),
         ResultKind::WinLossDraw => "w/l/d".to_string(),
+        ResultKind::ProbableSolve => format!("end@{}%", a.probability),
         ResultKind::Midgame if a.probability < 100 => format!("d{}@{}%", a.depth, a.probability),
         ResultKind::Midgame => format!("d{}", a.depth),
     }

@@ -20,10 +20,12 @@ use std::time::Instant;
 
 /// volte: a strong Othello/Reversi engine for Othello, Anti Othello and Reversi 1889.
 #[derive(Parser, Debug)]
-#[command(name = "volte", version, about, long_about = None, arg_required_else_help = true)]
+#[command(name = "volte", version, about, long_about = None)]
 pub struct Cli {
+    /// Without a command volte speaks NBoard on stdin/stdout, as GUIs expect of an
+    /// engine started with a bare command line.
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -107,6 +109,59 @@ pub enum Command {
     /// its 95% interval, and the results per opening pair. Example:
     /// `volte match --first depth=8 --second depth=6 --openings xot.txt --games 200`.
     Match(Box<matches::MatchArgs>),
+    /// Speak the NBoard protocol on stdin/stdout (what `volte` with no command does).
+    ///
+    /// For the NBoard GUI: add an engine whose command line is `volte nboard` (or just
+    /// `volte`). Nothing is printed on stderr.
+    Nboard(ProtocolArgs),
+    /// Speak GTP on stdin/stdout, for Quarry, GoGui and match managers.
+    Gtp(ProtocolArgs),
+}
+
+/// Options of the protocol loops.
+#[derive(clap::Args, Debug, Clone)]
+pub struct ProtocolArgs {
+    /// Engine level: midgame depth, exact endgame from 2*level empties up to level 10,
+    /// then level+10 (NBoard's `set depth` and GTP's `level` change it).
+    #[arg(long, short, default_value_t = crate::engine::DEFAULT_LEVEL, value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub level: u32,
+    /// Search threads.
+    #[arg(long, short, default_value_t = 1)]
+    pub threads: usize,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 256)]
+    pub hash_mb: usize,
+    /// Rules of new games (GGF games carry their own).
+    #[arg(long, short, default_value = "othello")]
+    pub variant: Variant,
+    /// Evaluation.
+    #[arg(long, default_value = "classic")]
+    pub eval: crate::eval::EvalKind,
+}
+
+impl Default for ProtocolArgs {
+    fn default() -> Self {
+        let o = crate::protocol::ProtocolOptions::default();
+        ProtocolArgs {
+            level: o.level,
+            threads: o.threads,
+            hash_mb: o.hash_mb,
+            variant: o.variant,
+            eval: o.eval,
+        }
+    }
+}
+
+impl ProtocolArgs {
+    fn options(&self) -> crate::protocol::ProtocolOptions {
+        crate::protocol::ProtocolOptions {
+            level: self.level,
+            threads: self.threads.max(1),
+            hash_mb: self.hash_mb.max(1),
+            variant: self.variant,
+            eval: self.eval,
+        }
+    }
 }
 
 /// Reads INPUT: a file's text when it names a file, the text itself otherwise.
@@ -164,7 +219,10 @@ pub fn parse_game_input(input: &str, variant: Variant) -> Result<Game> {
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<()> {
-    match cli.command {
+    let Some(command) = cli.command else {
+        return run_protocol(false, &ProtocolArgs::default());
+    };
+    match command {
         Command::Perft {
             depth,
             position,
@@ -183,7 +241,20 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Analyze(args) => analyze::run(args),
         Command::CalibrateMpc(args) => calibrate::run(args),
         Command::Match(args) => matches::run(*args),
+        Command::Nboard(args) => run_protocol(false, &args),
+        Command::Gtp(args) => run_protocol(true, &args),
     }
+}
+
+fn run_protocol(gtp: bool, args: &ProtocolArgs) -> Result<()> {
+    let input = std::io::stdin().lock();
+    let output = Box::new(std::io::stdout());
+    if gtp {
+        crate::protocol::gtp::run(input, output, args.options());
+    } else {
+        crate::protocol::nboard::run(input, output, args.options());
+    }
+    Ok(())
 }
 
 fn run_perft(

@@ -217,7 +217,7 @@ fn read_tags(text: &str, start: usize) -> Result<(Vec<Tag<'_>>, usize), FormatEr
 }
 
 /// Parses a move item value `MOVE[/EVAL[/TIME]]`.
-fn parse_move_item(value: &str) -> Result<MoveRecord, String> {
+pub fn parse_move_item(value: &str) -> Result<MoveRecord, String> {
     let mut parts = value.split('/');
     let mv_text = parts.next().unwrap_or("").trim();
     let mv = Move::parse(mv_text).ok_or_else(|| format!("`{mv_text}` is not a move"))?;

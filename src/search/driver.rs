@@ -33,6 +33,8 @@ pub enum ResultKind {
     Exact,
     /// Only the sign of the final score is proven.
     WinLossDraw,
+    /// Searched to the end of the game with probable cuts (`probability` says how sure).
+    ProbableSolve,
 }
 
 /// One finished iteration.
@@ -51,6 +53,17 @@ pub struct Iteration {
     pub nodes: u64,
     /// Time since the start of the search.
     pub time: Duration,
+    /// With several lines asked for (`Plan::lines > 1`): the best moves, best first, each
+    /// with its score and line. Empty otherwise.
+    pub lines: Vec<Line>,
+}
+
+/// One of several best moves.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Line {
+    pub best_move: Move,
+    pub score: i32,
+    pub pv: Vec<Move>,
 }
 
 /// How deep and how long to search.
@@ -71,6 +84,8 @@ pub struct Plan {
     /// Search only this root move (its score at the plan's depth, e.g. to judge a move
     /// played in a game).
     pub only_move: Option<u8>,
+    /// How many best moves to score exactly (1: only the best).
+    pub lines: usize,
 }
 
 /// Searches `s` by the plan; `on_iteration` sees each finished iteration. The control in
@@ -131,6 +146,7 @@ pub(crate) fn think<R: Rules>(
             pv: vec![Move::Play(Square::from_index(x))],
             nodes: 1,
             time: elapsed(),
+            lines: Vec::new(),
         };
         report(&mut last, it, on_iteration);
         return last;
@@ -164,9 +180,31 @@ pub(crate) fn think<R: Rules>(
     let mut target = plan.time.map(|t| t.target);
     for (depth, selectivity) in schedule {
         w.selectivity = selectivity;
-        let (score, index) = match previous_score {
-            Some(prev) if depth >= ASPIRATION_DEPTH => aspiration(&mut w, s, &order, depth, prev),
-            _ => w.root(s, &order, -super::SCORE_INF, super::SCORE_INF, depth),
+        let mut lines = Vec::new();
+        let (score, index) = if plan.lines > 1 {
+            let scored = multi_root(&mut w, s, &order, depth, plan.lines);
+            if control.stopped() {
+                break;
+            }
+            // The next iteration tries the moves in this one's order.
+            order = scored.iter().map(|&(x, _)| x).collect();
+            lines = scored
+                .iter()
+                .take(plan.lines)
+                .map(|&(x, v)| Line {
+                    best_move: Move::Play(Square::from_index(x)),
+                    score: v,
+                    pv: w.principal_variation(s, x, depth.max(1) as usize),
+                })
+                .collect();
+            (scored[0].1, 0)
+        } else {
+            match previous_score {
+                Some(prev) if depth >= ASPIRATION_DEPTH => {
+                    aspiration(&mut w, s, &order, depth, prev)
+                }
+                _ => w.root(s, &order, -super::SCORE_INF, super::SCORE_INF, depth),
+            }
         };
         if control.stopped() {
             break;
@@ -180,6 +218,8 @@ pub(crate) fn think<R: Rules>(
             probability: SELECTIVITY_PERCENT[usize::from(selectivity)],
             kind: if exact {
                 ResultKind::Exact
+            } else if depth >= n {
+                ResultKind::ProbableSolve
             } else {
                 ResultKind::Midgame
             },
@@ -188,6 +228,7 @@ pub(crate) fn think<R: Rules>(
             pv: w.principal_variation(s, best, depth.max(1) as usize),
             nodes: control.nodes(),
             time: elapsed(),
+            lines,
         };
         // Critical moments (a new best move, a falling score) deserve more time.
         if let (Some(budget), Some(prev)) = (plan.time, &last)
@@ -209,7 +250,7 @@ pub(crate) fn think<R: Rules>(
     {
         let options = SolveOptions {
             mode,
-            all_moves: false,
+            all_moves: plan.lines > 1,
             threads: shared.threads,
         };
         let result = endgame::root::<R>(shared, s, &options);
@@ -225,6 +266,24 @@ pub(crate) fn think<R: Rules>(
                 },
                 score: result.score,
                 best_move,
+                lines: if plan.lines > 1 {
+                    result
+                        .move_scores
+                        .iter()
+                        .take(plan.lines)
+                        .map(|&(mv, v)| Line {
+                            best_move: mv,
+                            score: v,
+                            pv: if mv == best_move {
+                                result.pv.clone()
+                            } else {
+                                vec![mv]
+                            },
+                        })
+                        .collect()
+                } else {
+                    Vec::new()
+                },
                 pv: result.pv,
                 nodes: control.nodes(),
                 time: elapsed(),
@@ -244,6 +303,7 @@ pub(crate) fn think<R: Rules>(
             pv: vec![Move::Play(Square::from_index(x))],
             nodes: control.nodes(),
             time: elapsed(),
+            lines: Vec::new(),
         });
     }
     last
@@ -291,10 +351,49 @@ fn think_move<R: Rules>(
             pv: vec![mv],
             nodes: shared.control.nodes(),
             time: shared.control.now().saturating_sub(start),
+            lines: Vec::new(),
         },
     };
     on_iteration(&it);
     it
+}
+
+/// Scores the root moves `order` at `depth` so that the best `k` have exact scores: each
+/// of the first k with an open window, every later one with a null window at the k-th
+/// best score so far, searched again with an open window when it beats it. Returns the
+/// moves with their scores (bounds past the k-th), best first.
+fn multi_root<R: Rules>(
+    w: &mut MidWorker<'_, '_, R>,
+    s: &R::S,
+    order: &[u8],
+    depth: u32,
+    k: usize,
+) -> Vec<(u8, i32)> {
+    let inf = super::SCORE_INF;
+    let mut scored: Vec<(u8, i32)> = Vec::with_capacity(order.len());
+    for &x in order {
+        let next = R::play(s, x);
+        let v = if scored.len() < k {
+            -w.search(&next, -inf, inf, depth - 1, false)
+        } else {
+            let kth = scored[k - 1].1;
+            let bound = -w.nws(&next, -kth - 1, depth - 1, false);
+            if bound > kth && !w.shared_stopped() {
+                -w.search(&next, -inf, -kth, depth - 1, false)
+            } else {
+                bound
+            }
+        };
+        if w.shared_stopped() {
+            break;
+        }
+        let at = scored
+            .iter()
+            .position(|&(_, u)| v > u)
+            .unwrap_or(scored.len());
+        scored.insert(at, (x, v));
+    }
+    scored
 }
 
 /// A root search in a window around `prev`, widened on the failing side until the score

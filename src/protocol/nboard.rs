@@ -1,0 +1,333 @@
+//! The NBoard protocol (version 2), as the NBoard GUI speaks it: `set game` with a whole
+//! GGF game, `move`, `go` (`=== MOVE/eval/time`), `hint n` (`search` lines as the depth
+//! grows), `ping`/`pong` even mid-search, `analyze`, `learn`, `set depth`, `set contempt`,
+//! `quit`. Nothing is written to stderr: the GUI merges it into stdout.
+
+use super::{Background, Output, ProtocolOptions, game_clock, read_line};
+use crate::engine::{Engine, Limits};
+use crate::formats::ggf;
+use crate::game::Game;
+use crate::search::driver::{Iteration, ResultKind};
+use crate::square::Move;
+use std::io::{BufRead, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// The depth field of a `search` line: the midgame depth, or `100%` for an exact solve,
+/// `100%W` for a proven win/loss/draw, `<p>%` for a solve with probable cuts.
+pub fn depth_text(it: &Iteration) -> String {
+    match it.kind {
+        ResultKind::Exact => "100%".to_string(),
+        ResultKind::WinLossDraw => "100%W".to_string(),
+        ResultKind::ProbableSolve => format!("{}%", it.probability),
+        ResultKind::Midgame => it.depth.to_string(),
+    }
+}
+
+/// A principal variation without spaces: `F5D6C3`, `PA` for a pass.
+pub fn pv_text(pv: &[Move]) -> String {
+    pv.iter().map(|m| m.to_upper()).collect()
+}
+
+/// The `search` lines of one iteration: one per scored move (the best only when a single
+/// line was asked for).
+fn search_lines(it: &Iteration) -> Vec<String> {
+    let depth = depth_text(it);
+    if it.lines.is_empty() {
+        vec![format!("search {} {} 0 {depth}", pv_text(&it.pv), it.score)]
+    } else {
+        it.lines
+            .iter()
+            .map(|l| format!("search {} {} 0 {depth}", pv_text(&l.pv), l.score))
+            .collect()
+    }
+}
+
+struct Session {
+    engine: Arc<Engine>,
+    game: Game,
+    level: u32,
+    contempt: i32,
+    out: Output,
+    background: Background,
+    /// Set to abandon a running `analyze` between positions.
+    cancel: Arc<AtomicBool>,
+}
+
+/// Runs the NBoard loop until `quit` or the end of the input.
+pub fn run(input: impl BufRead, output: Box<dyn Write + Send>, options: ProtocolOptions) {
+    let engine = Arc::new(options.engine());
+    let mut session = Session {
+        background: Background::new(engine.stop_handle()),
+        engine,
+        game: Game::new(options.variant),
+        level: options.level,
+        contempt: 0,
+        out: Output::new(output),
+        cancel: Arc::new(AtomicBool::new(false)),
+    };
+    let mut input = input;
+    let mut buf = Vec::new();
+    while let Some(line) = read_line(&mut input, &mut buf) {
+        if !session.command(&line) {
+            break;
+        }
+    }
+    session.halt();
+}
+
+impl Session {
+    /// Stops whatever runs in the background.
+    fn halt(&mut self) {
+        self.cancel.store(true, Ordering::Relaxed);
+        self.background.stop();
+        self.cancel.store(false, Ordering::Relaxed);
+    }
+
+    fn status(&self, text: &str) {
+        self.out.line(&format!("status {text}"));
+    }
+
+    /// Obeys one line; false on `quit`.
+    fn command(&mut self, line: &str) -> bool {
+        let line = line.trim();
+        if line.is_empty() {
+            return true;
+        }
+        let (cmd, rest) = match line.split_once(char::is_whitespace) {
+            Some((c, r)) => (c, r.trim()),
+            None => (line, ""),
+        };
+        match cmd {
+            "nboard" => {
+                if rest != "2" {
+                    self.status(&format!("volte speaks NBoard protocol 2, not '{rest}'"));
+                }
+            }
+            "ping" => {
+                self.halt();
+                self.out.line(&format!("pong {rest}"));
+            }
+            "quit" => {
+                self.halt();
+                return false;
+            }
+            "set" => self.set(rest),
+            "move" => {
+                self.halt();
+                self.play(rest);
+            }
+            "go" => {
+                self.halt();
+                self.go();
+            }
+            "hint" => {
+                self.halt();
+                match rest.parse::<usize>() {
+                    Ok(n) if n >= 1 => self.hint(n.min(64)),
+                    _ => self.status(&format!("hint needs a number of moves, not '{rest}'")),
+                }
+            }
+            "analyze" => {
+                self.halt();
+                self.analyze();
+            }
+            "learn" => {
+                self.halt();
+                self.status("volte has no opening book yet: the game was not learned");
+                self.out.line("learned");
+            }
+            _ => self.status(&format!("unknown command '{}'", truncate(cmd))),
+        }
+        true
+    }
+
+    fn set(&mut self, rest: &str) {
+        let (what, value) = match rest.split_once(char::is_whitespace) {
+            Some((w, v)) => (w, v.trim()),
+            None => (rest, ""),
+        };
+        match what {
+            "game" => {
+                self.halt();
+                match ggf::parse_game(value) {
+                    Ok(game) => {
+                        if game.variant() != self.game.variant()
+                            || game.start() != self.game.start()
+                        {
+                            self.engine.clear();
+                        }
+                        self.game = game;
+                    }
+                    Err(e) => self.status(&format!("cannot read the game: {e}")),
+                }
+            }
+            "depth" => match value.parse::<u32>() {
+                Ok(d) if (1..=60).contains(&d) => {
+                    self.level = d;
+                    self.out.line(&format!("set myname volte{d}"));
+                }
+                _ => self.status(&format!("depth must be 1 to 60, not '{}'", truncate(value))),
+            },
+            "contempt" => match value.parse::<i32>() {
+                Ok(c) => self.contempt = c.clamp(-100, 100),
+                Err(_) => self.status(&format!(
+                    "contempt must be a number, not '{}'",
+                    truncate(value)
+                )),
+            },
+            _ => self.status(&format!("unknown setting '{}'", truncate(what))),
+        }
+    }
+
+    fn play(&mut self, text: &str) {
+        match ggf::parse_move_item(text) {
+            Ok(record) => {
+                if let Err(e) = self.game.play_record(record) {
+                    self.status(&format!("illegal move {}: {e}", truncate(text)));
+                }
+            }
+            Err(e) => self.status(&format!("cannot read move '{}': {e}", truncate(text))),
+        }
+    }
+
+    fn limits(&self) -> Limits {
+        Limits::level(self.level)
+    }
+
+    fn go(&mut self) {
+        if self.game.is_over() {
+            self.status("the game is over");
+            return;
+        }
+        if self.game.legal_moves() == 0 {
+            self.out.line("=== PA");
+            return;
+        }
+        let mut limits = self.limits();
+        limits.clock = game_clock(&self.game, self.game.side_to_move());
+        let (engine, game, out) = (
+            Arc::clone(&self.engine),
+            self.game.clone(),
+            self.out.clone(),
+        );
+        out.line("status thinking");
+        self.background.spawn(move || {
+            let start = Instant::now();
+            let result = engine.think_game(&game, &limits, &mut |_| {});
+            let secs = start.elapsed().as_secs_f64();
+            if let Some(it) = result {
+                out.line(&format!("nodestats {} {secs:.3}", it.nodes));
+                out.line(&format!(
+                    "=== {}/{}/{secs:.3}",
+                    it.best_move.to_upper(),
+                    it.score
+                ));
+            }
+            out.line("status");
+        });
+    }
+
+    fn hint(&mut self, n: usize) {
+        if self.game.is_over() {
+            self.status("the game is over");
+            return;
+        }
+        let limits = Limits {
+            lines: n,
+            ..self.limits()
+        };
+        let (engine, game, out) = (
+            Arc::clone(&self.engine),
+            self.game.clone(),
+            self.out.clone(),
+        );
+        out.line("status thinking");
+        self.background.spawn(move || {
+            let start = Instant::now();
+            let result = engine.think_game(&game, &limits, &mut |it| {
+                for l in search_lines(it) {
+                    out.line(&l);
+                }
+            });
+            if let Some(it) = result {
+                out.line(&format!(
+                    "nodestats {} {:.3}",
+                    it.nodes,
+                    start.elapsed().as_secs_f64()
+                ));
+            }
+            out.line("status");
+        });
+    }
+
+    /// Retrograde analysis: the score of every position from the last back to the first.
+    fn analyze(&mut self) {
+        let (engine, game, out) = (
+            Arc::clone(&self.engine),
+            self.game.clone(),
+            self.out.clone(),
+        );
+        let limits = self.limits();
+        let cancel = Arc::clone(&self.cancel);
+        out.line("status analysing");
+        self.background.spawn(move || {
+            let variant = game.variant();
+            for (ply, state) in game.states().iter().enumerate().rev() {
+                if cancel.load(Ordering::Relaxed) {
+                    break;
+                }
+                let score = match engine.think(variant, state, &limits, &mut |_| {}) {
+                    Some(it) => it.score,
+                    None => variant.final_score(state),
+                };
+                if cancel.load(Ordering::Relaxed) {
+                    break;
+                }
+                out.line(&format!("analysis {ply} {score}"));
+            }
+            out.line("status");
+        });
+    }
+}
+
+/// A bad word as it appears in a status line: at most 40 characters.
+fn truncate(text: &str) -> String {
+    text.chars().take(40).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::square::Square;
+
+    #[test]
+    fn depth_and_pv_texts() {
+        let mut it = Iteration {
+            depth: 12,
+            probability: 100,
+            kind: ResultKind::Midgame,
+            score: 3,
+            best_move: Move::Play(Square::parse("f5").unwrap()),
+            pv: vec![
+                Move::Play(Square::parse("f5").unwrap()),
+                Move::Pass,
+                Move::Play(Square::parse("c3").unwrap()),
+            ],
+            nodes: 10,
+            time: std::time::Duration::ZERO,
+            lines: Vec::new(),
+        };
+        assert_eq!(depth_text(&it), "12");
+        assert_eq!(pv_text(&it.pv), "F5PAC3");
+        it.kind = ResultKind::Exact;
+        assert_eq!(depth_text(&it), "100%");
+        it.kind = ResultKind::WinLossDraw;
+        assert_eq!(depth_text(&it), "100%W");
+        assert_eq!(search_lines(&it), vec!["search F5PAC3 3 0 100%W"]);
+        it.kind = ResultKind::ProbableSolve;
+        it.probability = 95;
+        assert_eq!(depth_text(&it), "95%");
+    }
+}

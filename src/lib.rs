@@ -17,6 +17,7 @@ pub mod eval;
 pub mod formats;
 pub mod game;
 pub mod perft;
+pub mod play;
 pub mod protocol;
 pub mod rules;
 pub mod search;

@@ -307,14 +307,16 @@ fn analyze_scores_every_move_and_writes_ggf() {
 fn match_between_builtin_engines_adds_up() {
     let o = volte(&[
         "match",
-        "--first",
+        "--engine",
         "name=two,depth=2",
-        "--second",
+        "--engine",
         "name=one,depth=1",
         "--games",
         "8",
         "--concurrency",
         "2",
+        "--sprt",
+        "0,5,0.05,0.05",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
@@ -332,11 +334,28 @@ fn match_between_builtin_engines_adds_up() {
     assert_eq!(nums[0] + nums[1] + nums[2], 8, "{line}");
     assert_eq!(nums[3], 8, "{line}");
     assert!(out.contains("Elo difference:"), "{out}");
-    let bad = volte(&["match", "--first", "depth=2", "--second", "colour=red"]);
+    // Eight games cannot decide a 5-Elo test.
+    assert!(
+        out.contains("SPRT(0,5): LLR") && out.contains("undecided"),
+        "{out}"
+    );
+    let bad = volte(&["match", "--engine", "depth=2", "--engine", "colour=red"]);
     assert!(!bad.status.success());
     assert!(
         stderr(&bad).contains("unknown key 'colour'"),
         "{}",
         stderr(&bad)
+    );
+    let one = volte(&["match", "--engine", "depth=2"]);
+    assert!(
+        stderr(&one).contains("exactly two --engine"),
+        "{}",
+        stderr(&one)
+    );
+    let unlimited = volte(&["match", "--engine", "name=a", "--engine", "depth=1"]);
+    assert!(
+        stderr(&unlimited).contains("would not know when to move"),
+        "{}",
+        stderr(&unlimited)
     );
 }

@@ -109,6 +109,18 @@ pub enum Command {
     /// its 95% interval, and the results per opening pair. Example:
     /// `volte match --first depth=8 --second depth=6 --openings xot.txt --games 200`.
     Match(Box<matches::MatchArgs>),
+    /// Play volte (or watch it play) in the terminal.
+    ///
+    /// Shows the board with coordinates, the last move in brackets, the flipped discs in
+    /// parentheses and the legal moves as dots (coloured on a terminal), and volte's
+    /// score and line after each of its moves. At the prompt: a move (`f5`), `pass` (only
+    /// when you have no move), `undo`, `hint`, `level N`, `save FILE`, `load FILE`,
+    /// `help`, `quit`. Works with piped input too.
+    Play(PlayArgs),
+    /// Build a set of balanced openings for matches (how `openings/volte-8ply.txt` was
+    /// made): random distinct lines, each searched to a fixed depth, kept when the score
+    /// is within a few discs of even.
+    Openings(matches::OpeningsArgs),
     /// Speak the NBoard protocol on stdin/stdout (what `volte` with no command does).
     ///
     /// For the NBoard GUI: add an engine whose command line is `volte nboard` (or just
@@ -116,6 +128,30 @@ pub enum Command {
     Nboard(ProtocolArgs),
     /// Speak GTP on stdin/stdout, for Quarry, GoGui and match managers.
     Gtp(ProtocolArgs),
+}
+
+/// Options of `volte play`.
+#[derive(clap::Args, Debug)]
+pub struct PlayArgs {
+    /// Rules.
+    #[arg(long, short, default_value = "othello")]
+    pub variant: Variant,
+    /// volte's level (1-60).
+    #[arg(long, short, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub level: u32,
+    /// The colour you play: black, white, both (volte only gives hints) or none (watch
+    /// volte play itself).
+    #[arg(long, short, default_value = "black")]
+    pub color: crate::play::Seats,
+    /// Start from this position, transcript or GGF game (or a file with one).
+    #[arg(long, short, allow_hyphen_values = true)]
+    pub position: Option<String>,
+    /// Search threads.
+    #[arg(long, short, default_value_t = 1)]
+    pub threads: usize,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 128)]
+    pub hash_mb: usize,
 }
 
 /// Options of the protocol loops.
@@ -241,9 +277,28 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Analyze(args) => analyze::run(args),
         Command::CalibrateMpc(args) => calibrate::run(args),
         Command::Match(args) => matches::run(*args),
+        Command::Openings(args) => matches::run_openings(args),
+        Command::Play(args) => run_play(&args),
         Command::Nboard(args) => run_protocol(false, &args),
         Command::Gtp(args) => run_protocol(true, &args),
     }
+}
+
+fn run_play(args: &PlayArgs) -> Result<()> {
+    let game = match &args.position {
+        Some(p) => parse_game_input(p, args.variant)?,
+        None => Game::new(args.variant),
+    };
+    let options = crate::play::PlayOptions {
+        level: args.level,
+        seats: args.color,
+        colors: std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+        hash_mb: args.hash_mb.max(1),
+        threads: args.threads.max(1),
+    };
+    let mut input = std::io::stdin().lock();
+    let mut output = std::io::stdout().lock();
+    crate::play::run(&mut input, &mut output, game, options).context("terminal input/output")
 }
 
 fn run_protocol(gtp: bool, args: &ProtocolArgs) -> Result<()> {

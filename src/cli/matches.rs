@@ -197,12 +197,14 @@ pub fn run(args: MatchArgs) -> Result<()> {
     for g in &games {
         tally.add(g.first_score);
     }
-    for pair in games.chunks(2) {
-        if pair.len() == 2 && pair[0].opening == pair[1].opening {
-            let sum: i32 = pair.iter().map(|g| g.first_score.signum()).sum();
-            pair_results[(1 - sum.signum()) as usize] += 1;
-            complete_pairs += 1;
-        }
+    let mut by_opening: std::collections::BTreeMap<usize, Vec<i32>> = Default::default();
+    for g in &games {
+        by_opening.entry(g.opening).or_default().push(g.first_score.signum());
+    }
+    for results in by_opening.values().filter(|r| r.len() == 2) {
+        let sum: i32 = results.iter().sum();
+        pair_results[(1 - sum.signum()) as usize] += 1;
+        complete_pairs += 1;
     }
     println!(
         "{first}: +{} ={} -{} of {} games, score {:.1}%, mean disc difference {:+.2}",

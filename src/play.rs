@@ -273,6 +273,9 @@ impl<W: Write> Session<'_, W> {
                     Ok(()) => self.show()?,
                     Err(e) => writeln!(self.out, "{cmd} is refused: {e}")?,
                 },
+                None if looks_like_square(cmd) => {
+                    writeln!(self.out, "{cmd} is refused: it is off the board (a1 to h8)")?
+                }
                 None => writeln!(
                     self.out,
                     "'{cmd}' is neither a move nor a command (type help)"
@@ -376,6 +379,14 @@ impl<W: Write> Session<'_, W> {
         }
         Ok(())
     }
+}
+
+/// A letter and a number, like a square name outside the board (`z9`, `a10`).
+fn looks_like_square(text: &str) -> bool {
+    let mut chars = text.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.clone().next().is_some()
+        && chars.all(|c| c.is_ascii_digit())
 }
 
 fn describe_depth(it: &crate::search::driver::Iteration) -> String {

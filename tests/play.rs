@@ -141,11 +141,13 @@ fn undo_across_a_pass_and_refusals() {
     );
     assert!(out.contains("d4 is refused"), "{out}");
     assert!(out.contains("a1 is refused"), "{out}");
+    assert!(out.contains("z9 is refused: it is off the board"), "{out}");
+    assert!(out.contains("pass is refused"), "{out}");
+    let out = session("fly\nquit\n", Game::new(Variant::Othello), Seats::Both, 1);
     assert!(
-        out.contains("'z9' is neither a move nor a command"),
+        out.contains("'fly' is neither a move nor a command"),
         "{out}"
     );
-    assert!(out.contains("pass is refused"), "{out}");
 }
 
 #[test]

@@ -199,7 +199,10 @@ pub fn run(args: MatchArgs) -> Result<()> {
     }
     let mut by_opening: std::collections::BTreeMap<usize, Vec<i32>> = Default::default();
     for g in &games {
-        by_opening.entry(g.opening).or_default().push(g.first_score.signum());
+        by_opening
+            .entry(g.opening)
+            .or_default()
+            .push(g.first_score.signum());
     }
     for results in by_opening.values().filter(|r| r.len() == 2) {
         let sum: i32 = results.iter().sum();

@@ -23,3 +23,4 @@ pub mod rules;
 pub mod search;
 pub mod square;
 pub mod stability;
+pub mod train;

@@ -109,6 +109,10 @@ pub enum Command {
     /// its 95% interval, and the results per opening pair. Example:
     /// `volte match --first depth=8 --second depth=6 --openings xot.txt --games 200`.
     Match(Box<matches::MatchArgs>),
+    /// Fit the classic evaluation's Othello weights to WTHOR game results (for
+    /// developers): least squares per number of empties; writes the Rust table the
+    /// evaluation compiles in (`src/eval/classic_weights.rs`) and prints the error.
+    FitClassic(FitClassicArgs),
     /// Play volte (or watch it play) in the terminal.
     ///
     /// Shows the board with coordinates, the last move in brackets, the flipped discs in
@@ -128,6 +132,23 @@ pub enum Command {
     Nboard(ProtocolArgs),
     /// Speak GTP on stdin/stdout, for Quarry, GoGui and match managers.
     Gtp(ProtocolArgs),
+}
+
+/// Options of `volte fit-classic`.
+#[derive(clap::Args, Debug)]
+pub struct FitClassicArgs {
+    /// Folder of WTHOR `.wtb` files.
+    #[arg(long, default_value = "../shared/data/wthor")]
+    pub wthor: std::path::PathBuf,
+    /// Each stage is fitted with the positions within this many empties of it.
+    #[arg(long, default_value_t = 2)]
+    pub window: u32,
+    /// Ridge regularisation, relative to the number of positions.
+    #[arg(long, default_value_t = 0.001)]
+    pub ridge: f64,
+    /// Where to write the table.
+    #[arg(long, default_value = "src/eval/classic_weights.rs")]
+    pub output: std::path::PathBuf,
 }
 
 /// Options of `volte play`.
@@ -279,9 +300,38 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Match(args) => matches::run(*args),
         Command::Openings(args) => matches::run_openings(args),
         Command::Play(args) => run_play(&args),
+        Command::FitClassic(args) => run_fit_classic(&args),
         Command::Nboard(args) => run_protocol(false, &args),
         Command::Gtp(args) => run_protocol(true, &args),
     }
+}
+
+fn run_fit_classic(args: &FitClassicArgs) -> Result<()> {
+    let started = Instant::now();
+    let games = crate::train::wthor_games(&args.wthor)?;
+    eprintln!("fitting on {} finished WTHOR games", games.len());
+    let (table, mae) = crate::train::fit_classic(&games, args.window, args.ridge);
+    for n in (0..=60).step_by(4) {
+        println!(
+            "{n:>2} empties: mean absolute error {:.2} discs, weights {:?}",
+            mae[n], table[n]
+        );
+    }
+    let command = format!(
+        "volte fit-classic --window {} --ridge {}",
+        args.window, args.ridge
+    );
+    std::fs::write(
+        &args.output,
+        crate::train::weights_source(&table, games.len(), &command),
+    )
+    .with_context(|| format!("cannot write {}", args.output.display()))?;
+    println!(
+        "wrote {} in {:.1} s",
+        args.output.display(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
 }
 
 fn run_play(args: &PlayArgs) -> Result<()> {

@@ -6,8 +6,10 @@
 //! corners, X-squares and C-squares next to an empty corner, stable discs (runs along the
 //! edges from an own corner), edge discs,
 //! discs, and parity (+1 when the side to move is due to play the last empty square).
-//! Weights are in 1/[`SCALE`] disc and move linearly from the opening (60 empties) to the
-//! end (0 empties).
+//! Weights are in 1/[`SCALE`] disc, one set per number of empties. Othello's (also used
+//! for Reversi 1889) are fitted by least squares to the final results of WTHOR games
+//! (`volte fit-classic`, `src/eval/classic_weights.rs`); Anti's, for which no game
+//! records exist, are set by hand and move linearly from the opening to the end.
 //!
 //! Othello rewards corners, stability and, late, discs. Anti inverts what decides the
 //! result: own corners, stable discs and discs are liabilities, X-squares that hand the
@@ -38,19 +40,6 @@ pub const TERM_NAMES: [&str; N_TERMS] = [
     "parity",
 ];
 
-/// (opening, end) weight of each term for Othello (and Reversi 1889).
-const OTHELLO_WEIGHTS: [(i32, i32); N_TERMS] = [
-    (32, 20),
-    (12, 6),
-    (200, 100),
-    (-120, -40),
-    (-40, -16),
-    (40, 48),
-    (8, 8),
-    (-4, 32),
-    (0, 32),
-];
-
 /// (opening, end) weight of each term for Anti.
 const ANTI_WEIGHTS: [(i32, i32); N_TERMS] = [
     (32, 20),
@@ -64,7 +53,8 @@ const ANTI_WEIGHTS: [(i32, i32); N_TERMS] = [
     (0, 0),
 ];
 
-/// Weights per number of empties (0..=60; more empties use 60).
+/// Weights per number of empties (0..=60; more empties use 60), interpolated between
+/// opening and end values.
 const fn stage_table(w: [(i32, i32); N_TERMS]) -> [[i32; N_TERMS]; 61] {
     let mut t = [[0; N_TERMS]; 61];
     let mut e = 0;
@@ -80,7 +70,8 @@ const fn stage_table(w: [(i32, i32); N_TERMS]) -> [[i32; N_TERMS]; 61] {
     t
 }
 
-static OTHELLO_TABLE: [[i32; N_TERMS]; 61] = stage_table(OTHELLO_WEIGHTS);
+/// Othello (and Reversi 1889): fitted by `volte fit-classic` to WTHOR results.
+static OTHELLO_TABLE: [[i32; N_TERMS]; 61] = super::classic_weights::OTHELLO_FITTED;
 static ANTI_TABLE: [[i32; N_TERMS]; 61] = stage_table(ANTI_WEIGHTS);
 
 /// X-squares (b2, g2, b7, g7) and the corner each one touches.
@@ -280,20 +271,42 @@ mod tests {
 
     #[test]
     fn corners_are_good_in_othello_and_bad_in_anti() {
-        // The side to move owns a1; the rest is balanced.
-        let pos = Position::new(1 | (1 << 27) | (1 << 36), (1 << 28) | (1 << 35) | (1 << 63));
-        let mine = Position::new(pos.player, pos.opponent & !(1 << 63));
-        assert!(evaluate::<Othello>(&mine) > 0);
-        assert!(evaluate::<Anti>(&mine) < 0);
+        // A midgame position (36 empties, no corner taken), with a corner added for the
+        // side to move or for its opponent.
+        let pos = *crate::formats::transcript::parse(
+            "f5d6c5f4e3c6d3f6e6d7g3c4g5c3f7g6b4b3d2a3b5b6c8f8",
+            crate::rules::Variant::Othello,
+        )
+        .unwrap()
+        .current();
+        let pos = pos.pos;
+        assert_eq!(pos.occupied() & CORNERS, 0);
+        let corner = 1u64 << 63;
+        let mine = Position::new(pos.player | corner, pos.opponent);
+        let theirs = Position::new(pos.player, pos.opponent | corner);
+        assert!(evaluate::<Othello>(&mine) > evaluate::<Othello>(&theirs));
+        assert!(evaluate::<Anti>(&mine) < evaluate::<Anti>(&theirs));
     }
 
     #[test]
     fn x_square_next_to_empty_corner_is_bad_in_othello() {
-        let base = Position::START;
-        let with_x = Position::new(base.player | (1 << 9), base.opponent);
-        let with_edge = Position::new(base.player | (1 << 3), base.opponent);
-        assert!(terms(&with_x)[3] == 1);
+        let pos = crate::formats::transcript::parse(
+            "f5d6c5f4e3c6d3f6e6d7g3c4g5c3f7g6b4b3d2a3b5b6c8f8",
+            crate::rules::Variant::Othello,
+        )
+        .unwrap()
+        .current()
+        .pos;
+        // g7 (next to the empty h8) against h4, an edge square, both empty.
+        let (x, edge) = (1u64 << 54, 1u64 << 31);
+        assert_eq!(pos.occupied() & (x | edge), 0);
+        let with_x = Position::new(pos.player | x, pos.opponent);
+        let with_edge = Position::new(pos.player | edge, pos.opponent);
+        assert_eq!(terms(&with_x)[3] - terms(&with_edge)[3], 1);
         assert!(evaluate::<Othello>(&with_x) < evaluate::<Othello>(&with_edge));
-        assert!(evaluate::<Anti>(&with_x) > evaluate::<Anti>(&with_edge));
+        // In Anti an X-square that hands over a corner is worth having.
+        let n = with_x.n_empties();
+        assert!(weights(crate::rules::Variant::Anti, n)[3] > 0);
+        assert!(weights(crate::rules::Variant::Othello, n)[3] < 0);
     }
 }

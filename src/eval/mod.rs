@@ -4,6 +4,7 @@
 //! per call (a predictable branch), so the search stays free of `dyn`.
 
 pub mod classic;
+mod classic_weights;
 
 use crate::rules::{Rules, Variant};
 use std::fmt;

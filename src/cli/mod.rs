@@ -83,8 +83,7 @@ pub enum Command {
     /// game given on the command line. The exit status is 1 when a result disagrees with
     /// the file or a line could not be read (the other positions are still solved).
     Solve(solve::SolveArgs),
-    /// Search fixed positions at a fixed depth on one thread and print the node count
-    /// (the signature of the search) and the speed.
+    /// Search fixed positions at a fixed depth and print the node count and the speed.
     ///
     /// The same binary prints the same `Nodes searched` on every run; a change to the
     /// search shows up as a different count.
@@ -102,16 +101,17 @@ pub enum Command {
     /// score follows the shallow one per depth and stage, and writes the Rust table the
     /// search compiles in (`src/search/mpc_table.rs`). `scripts/calibrate_mpc.sh` runs it.
     CalibrateMpc(calibrate::CalibrateArgs),
-    /// Play a match between two built-in engine configurations.
+    /// Play a match between two engines: built-in configurations or NBoard/GTP programs.
     ///
     /// Every opening is played twice with colours swapped. Prints a progress line, then
     /// wins/draws/losses, the score, the mean disc difference, the Elo difference with
     /// its 95% interval, and the results per opening pair. Example:
-    /// `volte match --first depth=8 --second depth=6 --openings xot.txt --games 200`.
+    /// `volte match --engine depth=8 --engine depth=6 --games 200`.
     Match(Box<matches::MatchArgs>),
-    /// Fit the classic evaluation's Othello weights to WTHOR game results (for
-    /// developers): least squares per number of empties; writes the Rust table the
-    /// evaluation compiles in (`src/eval/classic_weights.rs`) and prints the error.
+    /// Fit the classic evaluation's Othello weights to WTHOR game results (for developers).
+    ///
+    /// Least squares per number of empties; writes the Rust table the evaluation compiles
+    /// in (`src/eval/classic_weights.rs`) and prints the error of the fit.
     FitClassic(FitClassicArgs),
     /// Play volte (or watch it play) in the terminal.
     ///
@@ -121,9 +121,10 @@ pub enum Command {
     /// when you have no move), `undo`, `hint`, `level N`, `save FILE`, `load FILE`,
     /// `help`, `quit`. Works with piped input too.
     Play(PlayArgs),
-    /// Build a set of balanced openings for matches (how `openings/volte-8ply.txt` was
-    /// made): random distinct lines, each searched to a fixed depth, kept when the score
-    /// is within a few discs of even.
+    /// Build a set of balanced openings for matches.
+    ///
+    /// How `openings/volte-8ply.txt` was made: random distinct lines, each searched to a
+    /// fixed depth, kept when the score is within a few discs of even.
     Openings(matches::OpeningsArgs),
     /// Speak the NBoard protocol on stdin/stdout (what `volte` with no command does).
     ///

@@ -287,13 +287,21 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
                 };
             }
             self.selectivity = saved;
-        } else {
+        } else if depth >= MID_ORDER_EVAL_DEPTH {
             for c in items.iter_mut() {
                 c.key = if c.square == tt_move {
                     1 << 20
                 } else {
                     -self.shared.eval.evaluate::<R>(&c.next) * ORDER_VALUE_WEIGHT
                         + Self::heuristic(&c.next, c.square)
+                };
+            }
+        } else {
+            for c in items.iter_mut() {
+                c.key = if c.square == tt_move {
+                    1 << 20
+                } else {
+                    Self::heuristic(&c.next, c.square)
                 };
             }
         }

@@ -74,3 +74,8 @@ pub const ORDER_MID_CORNER_WEIGHT: i32 = 32;
 /// Midgame depth from which nodes probe and store the transposition table. Lower: a
 /// cache miss at the most numerous nodes; higher: more transpositions searched again.
 pub const MID_TT_DEPTH: u32 = 3;
+
+/// Midgame depth from which moves are ordered by the evaluation after them (below, by
+/// the opponent's mobility and corners only). Lower: an evaluation per child at the most
+/// numerous interior nodes, which costs more than the better order saves.
+pub const MID_ORDER_EVAL_DEPTH: u32 = 3;

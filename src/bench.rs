@@ -9,7 +9,7 @@ use crate::search::driver::Iteration;
 use std::time::{Duration, Instant};
 
 /// Default bench depth.
-pub const BENCH_DEPTH: u32 = 13;
+pub const BENCH_DEPTH: u32 = 16;
 /// Table size of the bench, in MiB.
 pub const BENCH_HASH_MB: usize = 64;
 

@@ -14,7 +14,7 @@ pub struct BenchArgs {
     #[arg(long, short, default_value_t = 1)]
     pub threads: usize,
     /// Multi-ProbCut selectivity: 0 = off, 1-5 = 99%, 98%, 95%, 87%, 73% confidence
-    /// (default: the engine's, 0).
+    /// (default: the engine's, 3 = 95%).
     #[arg(long, short, value_parser = clap::value_parser!(u8).range(0..=5))]
     pub selectivity: Option<u8>,
 }

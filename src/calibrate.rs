@@ -3,10 +3,9 @@
 //! the search uses) and stage, and writes the table `src/search/mpc_table.rs` holds.
 
 use crate::engine::{Engine, EngineOptions, Limits};
-use crate::formats::wthor;
 use crate::rules::{State, Variant};
 use crate::search::mpc::shallow_depth;
-use anyhow::{Context, Result, bail};
+use anyhow::Result;
 use rayon::prelude::*;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -33,21 +32,7 @@ pub fn positions_from_wthor(
     max_empties: u32,
     seed: u64,
 ) -> Result<Vec<State>> {
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .with_context(|| format!("cannot read {}", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("wtb")))
-        .collect();
-    files.sort();
-    if files.is_empty() {
-        bail!("no .wtb files in {}", dir.display());
-    }
-    let mut games = Vec::new();
-    for f in &files {
-        let bytes = std::fs::read(f).with_context(|| format!("cannot read {}", f.display()))?;
-        let file = wthor::read_wtb(&bytes).with_context(|| f.display().to_string())?;
-        games.extend(file.games);
-    }
+    let games = crate::train::read_wthor_dir(dir)?;
     let mut rng = seed | 1;
     let mut next = move || {
         rng ^= rng << 13;

@@ -26,8 +26,8 @@ impl Default for Stage {
     }
 }
 
-/// The games of every `.wtb` file in `dir` that were played to the end.
-pub fn wthor_games(dir: &Path) -> Result<Vec<Game>> {
+/// Every game record of the `.wtb` files in `dir`, files in name order.
+pub fn read_wthor_dir(dir: &Path) -> Result<Vec<wthor::WthorGame>> {
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .with_context(|| format!("cannot read {}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -41,15 +41,19 @@ pub fn wthor_games(dir: &Path) -> Result<Vec<Game>> {
     for f in &files {
         let bytes = std::fs::read(f).with_context(|| format!("cannot read {}", f.display()))?;
         let file = wthor::read_wtb(&bytes).with_context(|| f.display().to_string())?;
-        for (i, g) in file.games.iter().enumerate() {
-            if let Ok(game) = g.to_game(i, None)
-                && game.is_over()
-            {
-                games.push(game);
-            }
-        }
+        games.extend(file.games);
     }
     Ok(games)
+}
+
+/// The games of every `.wtb` file in `dir` that were played to the end.
+pub fn wthor_games(dir: &Path) -> Result<Vec<Game>> {
+    Ok(read_wthor_dir(dir)?
+        .iter()
+        .enumerate()
+        .filter_map(|(i, g)| g.to_game(i, None).ok())
+        .filter(Game::is_over)
+        .collect())
 }
 
 /// Fits the weights (in 1/[`SCALE`] disc) of every number of empties 0..=60 to the games'

@@ -183,15 +183,6 @@ impl Engine {
         }
     }
 
-    /// Threads the engine searches with.
-    pub fn threads(&self) -> usize {
-        self.threads
-    }
-
-    pub fn eval_kind(&self) -> EvalKind {
-        self.eval.kind()
-    }
-
     /// A handle that stops the running search (the engine answers with what it has).
     pub fn stop_handle(&self) -> StopHandle {
         StopHandle(Arc::clone(&self.control))

@@ -164,7 +164,10 @@ impl ExternalPlayer {
             Proto::Gtp => {
                 self.gtp("boardsize 8", setup)?;
                 if variant != Variant::Othello {
-                    self.gtp(&format!("set_game {}", gtp_game_name(variant)), setup)?;
+                    self.gtp(
+                        &format!("set_game {}", crate::protocol::gtp::game_name(variant)),
+                        setup,
+                    )?;
                 }
                 self.gtp("clear_board", setup)?;
                 if let Some(d) = self.spec.depth {
@@ -313,13 +316,5 @@ impl ExternalPlayer {
         // The engine has played it on its own board.
         self.sent = game.moves().len() + 1;
         Ok(MoveRecord::bare(mv))
-    }
-}
-
-fn gtp_game_name(v: Variant) -> &'static str {
-    match v {
-        Variant::Othello => "Othello",
-        Variant::Anti => "Anti",
-        Variant::Reversi1889 => "Reversi1889",
     }
 }

@@ -119,21 +119,15 @@ pub fn run(args: MatchArgs) -> Result<()> {
     let pairs = args.games.div_ceil(2).max(1);
     let openings = match (&args.openings, args.random_plies) {
         (Some(_), Some(_)) => bail!("give --openings or --random-plies, not both"),
-        (None, Some(plies)) => {
+        (None, random) if random.is_some() || args.variant == Variant::Reversi1889 => {
+            let plies = random.unwrap_or(8);
             let o = arena::random_openings(args.variant, pairs, plies, args.seed);
             if o.len() < pairs {
                 bail!("could only make {} distinct random openings", o.len());
             }
             o
         }
-        (None, None) if args.variant == Variant::Reversi1889 => {
-            let o = arena::random_openings(args.variant, pairs, 8, args.seed);
-            if o.len() < pairs {
-                bail!("could only make {} distinct random openings", o.len());
-            }
-            o
-        }
-        (path, None) => {
+        (path, _) => {
             let (name, text) = match path {
                 Some(p) => (p.as_str(), read_input(p)?),
                 None => ("the shipped openings", SHIPPED_OPENINGS.to_string()),

@@ -178,7 +178,8 @@ fn parse_game_name(text: &str) -> Option<Variant> {
     }
 }
 
-fn game_name(v: Variant) -> &'static str {
+/// The GTP game name of a variant (`list_games`, `set_game`).
+pub fn game_name(v: Variant) -> &'static str {
     match v {
         Variant::Othello => "Othello",
         Variant::Anti => "Anti",

@@ -95,11 +95,6 @@ impl Background {
         self.handle = Some(std::thread::spawn(job));
     }
 
-    /// True while a job runs.
-    pub fn busy(&self) -> bool {
-        self.handle.as_ref().is_some_and(|h| !h.is_finished())
-    }
-
     /// Waits for the running job to end.
     pub fn wait(&mut self) {
         if let Some(h) = self.handle.take() {

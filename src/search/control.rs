@@ -3,7 +3,7 @@
 //! flag at every node.
 //!
 //! The clock is injectable: [`SystemClock`] reads the wall clock; [`ManualClock`] is a
-//! deterministic clock for tests, which advances by a fixed step at every reading, so a
+//! deterministic clock for tests, which advances by a fixed time per node searched, so a
 //! search's simulated time grows with the work it does.
 
 use std::sync::Arc;
@@ -40,8 +40,8 @@ impl Clock for SystemClock {
     }
 }
 
-/// A simulated clock: it advances by a fixed time per node searched (and when a test
-/// advances it), so a search's simulated time is proportional to its work.
+/// A simulated clock: it advances by a fixed time per node searched, so a search's
+/// simulated time is proportional to its work.
 #[derive(Debug)]
 pub struct ManualClock {
     nanos: AtomicU64,
@@ -54,11 +54,6 @@ impl ManualClock {
             nanos: AtomicU64::new(0),
             per_node_nanos: per_node.as_nanos() as u64,
         }
-    }
-
-    /// Moves the clock forward by `d`.
-    pub fn advance(&self, d: Duration) {
-        self.nanos.fetch_add(d.as_nanos() as u64, Ordering::Relaxed);
     }
 }
 
@@ -107,21 +102,9 @@ impl Control {
             .store(node_limit.unwrap_or(u64::MAX), Ordering::Relaxed);
     }
 
-    /// Moves the deadline (time management extends or cuts a search).
-    pub fn set_deadline(&self, deadline: Option<Duration>) {
-        self.deadline_nanos.store(
-            deadline.map_or(u64::MAX, |d| d.as_nanos() as u64),
-            Ordering::Relaxed,
-        );
-    }
-
     /// The clock's current reading.
     pub fn now(&self) -> Duration {
         self.clock.now()
-    }
-
-    pub fn clock(&self) -> &Arc<dyn Clock> {
-        &self.clock
     }
 
     /// Asks the search to stop as soon as it can.

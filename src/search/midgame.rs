@@ -119,7 +119,7 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
         }
         let (mut alpha, mut beta) = (alpha, beta);
         let use_tt = depth >= MID_TT_DEPTH;
-        let key = Self::key(s);
+        let key = if use_tt { Self::key(s) } else { 0 };
         let tt = self.shared.tt;
         let mut tt_move = NO_MOVE;
         if use_tt && let Some(e) = tt.probe(key) {

@@ -3,7 +3,7 @@
 //! stopped at any moment from another thread. Protocols and the command line talk to
 //! the engine only through this module.
 
-use crate::eval::{EvalKind, Evaluator};
+use crate::eval::Evaluator;
 use crate::game::Game;
 use crate::rules::{Anti, Othello, Reversi1889, Rules, State, Variant};
 use crate::search::Shared;
@@ -128,7 +128,7 @@ impl Limits {
 pub struct EngineOptions {
     pub hash_mb: usize,
     pub threads: usize,
-    pub eval: EvalKind,
+    pub eval: Evaluator,
     /// The clock time limits are measured on (tests use a simulated one).
     pub clock: Arc<dyn Clock>,
 }
@@ -138,7 +138,7 @@ impl Default for EngineOptions {
         EngineOptions {
             hash_mb: 64,
             threads: 1,
-            eval: EvalKind::Classic,
+            eval: Evaluator::default(),
             clock: Arc::new(SystemClock::default()),
         }
     }
@@ -177,7 +177,7 @@ impl Engine {
         Engine {
             tt: TranspositionTable::new(options.hash_mb),
             control: Arc::new(Control::new(options.clock)),
-            eval: Evaluator::new(options.eval),
+            eval: options.eval,
             threads: if pool.is_some() { threads } else { 1 },
             pool,
         }

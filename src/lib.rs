@@ -3,7 +3,8 @@
 //! Layers, lowest first (a module imports only from the layers below it):
 //! [`square`] and [`bitboard`]; [`board`], [`rules`], [`stability`] and [`game`];
 //! [`formats`]; [`eval`] and [`perft`]; [`search`]; [`engine`]; [`analysis`], [`arena`],
-//! [`bench`] and [`calibrate`]; [`cli`].
+//! [`bench`], [`calibrate`], [`train`] and [`selfplay`]; [`protocol`] and [`play`];
+//! [`cli`].
 
 pub mod analysis;
 pub mod arena;
@@ -21,6 +22,7 @@ pub mod play;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+pub mod selfplay;
 pub mod square;
 pub mod stability;
 pub mod train;

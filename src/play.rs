@@ -41,6 +41,7 @@ pub struct PlayOptions {
     pub colors: bool,
     pub hash_mb: usize,
     pub threads: usize,
+    pub eval: crate::eval::Evaluator,
 }
 
 const HELP: &str = "\
@@ -75,6 +76,7 @@ pub fn run(
         engine: Engine::new(EngineOptions {
             hash_mb: options.hash_mb,
             threads: options.threads,
+            eval: options.eval,
             ..EngineOptions::default()
         }),
         game,

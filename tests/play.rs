@@ -23,6 +23,7 @@ fn session(input: &str, game: Game, seats: Seats, level: u32) -> String {
             colors: false,
             hash_mb: 4,
             threads: 1,
+            eval: Default::default(),
         },
     )
     .unwrap();

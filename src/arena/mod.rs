@@ -27,6 +27,8 @@ pub struct BuiltinSpec {
     pub name: String,
     pub limits: Limits,
     pub eval: EvalKind,
+    /// Pattern weights loaded from `evalfile=` (instead of the shipped ones).
+    pub weights: Option<std::sync::Arc<crate::eval::PatternWeights>>,
     pub hash_mb: usize,
     pub threads: usize,
     /// True when the spec sets its own depth, level, time or nodes.
@@ -139,7 +141,8 @@ impl FromStr for BuiltinSpec {
         let mut spec = BuiltinSpec {
             name: String::new(),
             limits: Limits::default(),
-            eval: EvalKind::Classic,
+            eval: EvalKind::default(),
+            weights: None,
             hash_mb: 64,
             threads: 1,
             limited: false,
@@ -181,17 +184,25 @@ impl FromStr for BuiltinSpec {
                     spec.limits.selectivity = Some(number("selectivity")?.min(5) as u8)
                 }
                 "eval" => spec.eval = value.parse()?,
+                "evalfile" => {
+                    let w = crate::eval::PatternWeights::load(std::path::Path::new(value))
+                        .map_err(|e| format!("{e:#}"))?;
+                    spec.weights = Some(std::sync::Arc::new(w));
+                }
                 "hash" => spec.hash_mb = number("hash")?.clamp(1, 1 << 16) as usize,
                 "threads" => spec.threads = number("threads")?.clamp(1, 256) as usize,
                 other => {
                     return Err(format!(
                         "unknown key '{other}' (known: name, depth, level, time, nodes, \
-                         selectivity, eval, hash, threads)"
+                         selectivity, eval, evalfile, hash, threads)"
                     ));
                 }
             }
         }
         spec.limited = limited;
+        if spec.weights.is_some() && spec.eval == EvalKind::Classic {
+            return Err("evalfile gives pattern weights; it cannot go with eval=classic".into());
+        }
         if spec.name.is_empty() {
             spec.name = s.replace([',', '='], "");
         }
@@ -349,20 +360,36 @@ impl Player {
     }
 }
 
+/// What [`balanced_openings`] looks for.
+#[derive(Clone, Debug)]
+pub struct OpeningsSpec {
+    pub variant: Variant,
+    pub count: usize,
+    pub plies: usize,
+    pub depth: u32,
+    pub max_abs: i32,
+    pub seed: u64,
+    pub eval: crate::eval::Evaluator,
+}
+
 /// Balanced openings: random distinct lines of `plies` plies whose score, searched
 /// `depth` plies deep without probable cuts, is within `max_abs` discs of even; `count`
 /// of them (fewer if the candidates run out), each with its score. `progress(done)` after
 /// every candidate searched.
 pub fn balanced_openings(
-    variant: Variant,
-    count: usize,
-    plies: usize,
-    depth: u32,
-    max_abs: i32,
-    seed: u64,
+    spec: &OpeningsSpec,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Vec<(Game, i32)> {
     use rayon::prelude::*;
+    let OpeningsSpec {
+        variant,
+        count,
+        plies,
+        depth,
+        max_abs,
+        seed,
+        ref eval,
+    } = *spec;
     let candidates = random_openings(variant, count * 4, plies, seed);
     let done = std::sync::atomic::AtomicUsize::new(0);
     let limits = Limits {
@@ -375,6 +402,7 @@ pub fn balanced_openings(
             || {
                 Engine::new(EngineOptions {
                     hash_mb: 16,
+                    eval: eval.clone(),
                     ..EngineOptions::default()
                 })
             },
@@ -643,7 +671,10 @@ pub fn build_engine(spec: &BuiltinSpec) -> Engine {
     Engine::new(EngineOptions {
         hash_mb: spec.hash_mb,
         threads: spec.threads,
-        eval: spec.eval,
+        eval: match &spec.weights {
+            Some(w) => crate::eval::Evaluator::with_weights(w.clone()),
+            None => crate::eval::Evaluator::new(spec.eval),
+        },
         ..EngineOptions::default()
     })
 }

@@ -3,7 +3,6 @@
 use super::parse_game_input;
 use crate::analysis::{self, PlyAnalysis};
 use crate::engine::{Engine, EngineOptions, Limits};
-use crate::eval::EvalKind;
 use crate::formats::ggf;
 use crate::game::MoveRecord;
 use crate::rules::Variant;
@@ -34,9 +33,8 @@ pub struct AnalyzeArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 256)]
     pub hash_mb: usize,
-    /// Evaluation.
-    #[arg(long, default_value = "classic")]
-    pub eval: EvalKind,
+    #[command(flatten)]
+    pub eval: super::EvalArgs,
     /// Also write the game as GGF, each move with the engine's score of it, to this file.
     #[arg(long, value_name = "FILE")]
     pub ggf: Option<String>,
@@ -57,7 +55,7 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
     let engine = Engine::new(EngineOptions {
         hash_mb: args.hash_mb,
         threads: args.threads,
-        eval: args.eval,
+        eval: args.eval.evaluator()?,
         ..EngineOptions::default()
     });
     let limits = match args.depth {

@@ -17,6 +17,8 @@ pub struct BenchArgs {
     /// (default: the engine's, 3 = 95%).
     #[arg(long, short, value_parser = clap::value_parser!(u8).range(0..=5))]
     pub selectivity: Option<u8>,
+    #[command(flatten)]
+    pub eval: super::EvalArgs,
 }
 
 pub fn run(args: BenchArgs) -> Result<()> {
@@ -49,6 +51,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
     let engine = Engine::new(EngineOptions {
         hash_mb: bench::BENCH_HASH_MB,
         threads: args.threads,
+        eval: args.eval.evaluator()?,
         ..EngineOptions::default()
     });
     let limits = Limits {

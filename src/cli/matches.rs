@@ -305,6 +305,8 @@ pub struct OpeningsArgs {
     /// Output file.
     #[arg(long, default_value = "openings/volte-8ply.txt")]
     pub output: String,
+    #[command(flatten)]
+    pub eval: super::EvalArgs,
 }
 
 pub fn run_openings(args: OpeningsArgs) -> Result<()> {
@@ -322,27 +324,29 @@ pub fn run_openings(args: OpeningsArgs) -> Result<()> {
     } else {
         bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
     }
-    let found = arena::balanced_openings(
-        args.variant,
-        args.count,
-        args.plies,
-        args.depth,
-        args.max_score,
-        args.seed,
-        &|done| {
-            bar.set_position(done as u64);
-            if !std::io::stderr().is_terminal() && done.is_multiple_of(200) {
-                eprintln!(
-                    "{done}/{candidates} lines searched, {:.0} s",
-                    started.elapsed().as_secs_f64()
-                );
-            }
-        },
-    );
+    let spec = arena::OpeningsSpec {
+        variant: args.variant,
+        count: args.count,
+        plies: args.plies,
+        depth: args.depth,
+        max_abs: args.max_score,
+        seed: args.seed,
+        eval: args.eval.evaluator()?,
+    };
+    let found = arena::balanced_openings(&spec, &|done| {
+        bar.set_position(done as u64);
+        if !std::io::stderr().is_terminal() && done.is_multiple_of(200) {
+            eprintln!(
+                "{done}/{candidates} lines searched, {:.0} s",
+                started.elapsed().as_secs_f64()
+            );
+        }
+    });
     bar.finish_and_clear();
+    let kind = args.eval.eval.unwrap_or_default();
     let mut text = format!(
-        "# {} balanced {}-ply {} openings built by `volte openings --count {} --plies {} --depth {} --max-score {} --seed {}`:\n\
-         # random distinct lines whose depth-{} score (classic evaluation, no probable cuts) is within {} discs of even.\n\
+        "# {} balanced {}-ply {} openings built by `volte openings --count {} --plies {} --depth {} --max-score {} --seed {} --eval {kind}`:\n\
+         # random distinct lines whose depth-{} score ({kind} evaluation, no probable cuts) is within {} discs of even.\n\
          # One transcript a line, then its score for the side to move as a comment.\n",
         found.len(),
         args.plies,

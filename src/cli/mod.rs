@@ -6,6 +6,7 @@ mod bench;
 mod calibrate;
 mod matches;
 mod solve;
+mod train;
 
 use crate::formats::{self, ggf};
 use crate::game::Game;
@@ -108,6 +109,20 @@ pub enum Command {
     /// its 95% interval, and the results per opening pair. Example:
     /// `volte match --engine depth=8 --engine depth=6 --games 200`.
     Match(Box<matches::MatchArgs>),
+    /// Train the pattern evaluation from game records and write a weight file.
+    ///
+    /// Labels positions by the games' results, or exactly by the solver near the end;
+    /// fits each stage by regularised least squares (conjugate gradients), holding out a
+    /// test split; prints the error per stage. `scripts/train.sh` reproduces the shipped
+    /// weights. Use the result with `--eval-file`.
+    Train(train::TrainArgs),
+    /// Play volte against itself to make training games (GGF, one a line).
+    ///
+    /// Each game opens with random moves, continues at a shallow level and ends with
+    /// perfect play by the exact solver, so its result is exact from there on. Reruns
+    /// resume (game i depends only on the seed and i). For variants without human game
+    /// records (Anti), this is what `volte train` learns from.
+    Selfplay(train::SelfplayArgs),
     /// Fit the classic evaluation's Othello weights to WTHOR game results (for developers).
     ///
     /// Least squares per number of empties; writes the Rust table the evaluation compiles
@@ -174,6 +189,8 @@ pub struct PlayArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 128)]
     pub hash_mb: usize,
+    #[command(flatten)]
+    pub eval: EvalArgs,
 }
 
 /// Options of the protocol loops.
@@ -192,9 +209,28 @@ pub struct ProtocolArgs {
     /// Rules of new games (GGF games carry their own).
     #[arg(long, short, default_value = "othello")]
     pub variant: Variant,
-    /// Evaluation.
-    #[arg(long, default_value = "classic")]
-    pub eval: crate::eval::EvalKind,
+    #[command(flatten)]
+    pub eval: EvalArgs,
+}
+
+/// The evaluation options of every command that searches.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct EvalArgs {
+    /// Evaluation: `pattern` (trained weights, the default) or `classic` (hand-written
+    /// terms).
+    #[arg(long, value_name = "KIND")]
+    pub eval: Option<crate::eval::EvalKind>,
+    /// Pattern weights to use instead of the shipped ones (a file written by `volte
+    /// train`); a file for Othello also serves Reversi 1889.
+    #[arg(long, value_name = "FILE")]
+    pub eval_file: Option<std::path::PathBuf>,
+}
+
+impl EvalArgs {
+    /// The evaluator these options ask for (loading the weight file).
+    pub fn evaluator(&self) -> anyhow::Result<crate::eval::Evaluator> {
+        crate::eval::Evaluator::from_options(self.eval, self.eval_file.as_deref())
+    }
 }
 
 impl Default for ProtocolArgs {
@@ -205,20 +241,20 @@ impl Default for ProtocolArgs {
             threads: o.threads,
             hash_mb: o.hash_mb,
             variant: o.variant,
-            eval: o.eval,
+            eval: EvalArgs::default(),
         }
     }
 }
 
 impl ProtocolArgs {
-    fn options(&self) -> crate::protocol::ProtocolOptions {
-        crate::protocol::ProtocolOptions {
+    fn options(&self) -> anyhow::Result<crate::protocol::ProtocolOptions> {
+        Ok(crate::protocol::ProtocolOptions {
             level: self.level,
             threads: self.threads.max(1),
             hash_mb: self.hash_mb.max(1),
             variant: self.variant,
-            eval: self.eval,
-        }
+            eval: self.eval.evaluator()?,
+        })
     }
 }
 
@@ -302,6 +338,8 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Openings(args) => matches::run_openings(args),
         Command::Play(args) => run_play(&args),
         Command::FitClassic(args) => run_fit_classic(&args),
+        Command::Train(args) => train::run(args),
+        Command::Selfplay(args) => train::run_selfplay(args),
         Command::Nboard(args) => run_protocol(false, &args),
         Command::Gtp(args) => run_protocol(true, &args),
     }
@@ -346,6 +384,7 @@ fn run_play(args: &PlayArgs) -> Result<()> {
         colors: std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
         hash_mb: args.hash_mb.max(1),
         threads: args.threads.max(1),
+        eval: args.eval.evaluator()?,
     };
     let mut input = std::io::stdin().lock();
     let mut output = std::io::stdout().lock();
@@ -355,10 +394,11 @@ fn run_play(args: &PlayArgs) -> Result<()> {
 fn run_protocol(gtp: bool, args: &ProtocolArgs) -> Result<()> {
     let input = std::io::stdin().lock();
     let output = Box::new(std::io::stdout());
+    let options = args.options()?;
     if gtp {
-        crate::protocol::gtp::run(input, output, args.options());
+        crate::protocol::gtp::run(input, output, options);
     } else {
-        crate::protocol::nboard::run(input, output, args.options());
+        crate::protocol::nboard::run(input, output, options);
     }
     Ok(())
 }

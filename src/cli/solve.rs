@@ -42,6 +42,9 @@ pub struct SolveArgs {
     /// then depend on the order).
     #[arg(long)]
     pub keep_hash: bool,
+    /// The evaluation orders moves at 18 or more empties.
+    #[command(flatten)]
+    pub eval: super::EvalArgs,
 }
 
 /// One position to solve, with what the input says its answer is.
@@ -134,7 +137,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         .first
         .or_else(|| first_number_from_name(&input))
         .unwrap_or(1);
-    let solver = Solver::new(args.hash_mb);
+    let solver = Solver::with_evaluator(args.hash_mb, args.eval.evaluator()?);
     let options = SolveOptions {
         mode: if args.wld {
             SolveMode::WinLossDraw

@@ -5,10 +5,15 @@
 
 pub mod classic;
 mod classic_weights;
+pub mod pattern;
+pub mod weights;
 
 use crate::rules::{Rules, Variant};
 use std::fmt;
+use std::path::Path;
 use std::str::FromStr;
+use std::sync::Arc;
+pub use weights::PatternWeights;
 
 /// The largest score an evaluation returns: scores of ±64 are reserved for proved results.
 pub const EVAL_MAX: i32 = 63;
@@ -16,15 +21,19 @@ pub const EVAL_MAX: i32 = 63;
 /// Which evaluation the engine uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum EvalKind {
+    /// Trained patterns (corners, edges, lines, diagonals), mobility and parity, a weight
+    /// table per stage and variant (`volte train`).
+    #[default]
+    Pattern,
     /// Hand-written terms: mobility, potential mobility, corners, X- and C-squares,
     /// stable discs, edges, discs and parity, weighted by game stage and variant.
-    #[default]
     Classic,
 }
 
 impl fmt::Display for EvalKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            EvalKind::Pattern => f.write_str("pattern"),
             EvalKind::Classic => f.write_str("classic"),
         }
     }
@@ -34,34 +43,101 @@ impl FromStr for EvalKind {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s.to_ascii_lowercase().as_str() {
+            "pattern" => Ok(EvalKind::Pattern),
             "classic" => Ok(EvalKind::Classic),
-            _ => Err(format!("unknown evaluation '{s}' (known: classic)")),
+            _ => Err(format!(
+                "unknown evaluation '{s}' (known: pattern, classic)"
+            )),
         }
     }
 }
 
 /// The evaluation the search calls.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Evaluator {
     kind: EvalKind,
+    /// Pattern weights per variant (Othello, Anti, Reversi 1889).
+    tables: [Arc<PatternWeights>; 3],
+}
+
+impl Default for Evaluator {
+    fn default() -> Self {
+        Evaluator::new(EvalKind::default())
+    }
 }
 
 impl Evaluator {
+    /// The evaluation `kind` with the shipped weights.
     pub fn new(kind: EvalKind) -> Evaluator {
-        Evaluator { kind }
+        Evaluator {
+            kind,
+            tables: Variant::ALL.map(PatternWeights::embedded),
+        }
+    }
+
+    /// The pattern evaluation with `weights` for their variant (Othello's also for
+    /// Reversi 1889) and the shipped weights for the others.
+    pub fn with_weights(weights: Arc<PatternWeights>) -> Evaluator {
+        let mut e = Evaluator::new(EvalKind::Pattern);
+        match weights.variant() {
+            Variant::Othello => {
+                e.tables[0] = weights.clone();
+                e.tables[2] = weights;
+            }
+            Variant::Anti => e.tables[1] = weights,
+            Variant::Reversi1889 => e.tables[2] = weights,
+        }
+        e
+    }
+
+    /// The evaluation chosen by `kind` and an optional weight file (which implies the
+    /// pattern evaluation; asking for `classic` with a file is an error).
+    pub fn from_options(kind: Option<EvalKind>, file: Option<&Path>) -> anyhow::Result<Evaluator> {
+        match (kind, file) {
+            (Some(EvalKind::Classic), Some(_)) => {
+                anyhow::bail!("--eval-file gives pattern weights; it cannot go with --eval classic")
+            }
+            (_, Some(path)) => Ok(Evaluator::with_weights(Arc::new(PatternWeights::load(
+                path,
+            )?))),
+            (kind, None) => Ok(Evaluator::new(kind.unwrap_or_default())),
+        }
     }
 
     pub fn kind(&self) -> EvalKind {
         self.kind
     }
 
+    /// The pattern weights used for `variant`.
+    pub fn weights(&self, variant: Variant) -> &Arc<PatternWeights> {
+        &self.tables[variant as usize]
+    }
+
     /// The estimated final disc difference for the side to move of `s`, in
-    /// `-EVAL_MAX..=EVAL_MAX`.
+    /// `-EVAL_MAX..=EVAL_MAX`; the final score when the game is over.
     #[inline]
     pub fn evaluate<R: Rules>(&self, s: &R::S) -> i32 {
         match self.kind {
             EvalKind::Classic => classic::evaluate::<R>(s),
+            EvalKind::Pattern => self.evaluate_pattern::<R>(s),
         }
+    }
+
+    #[inline]
+    fn evaluate_pattern<R: Rules>(&self, s: &R::S) -> i32 {
+        let pos = R::position(s);
+        let (my_moves, their_moves) = (pos.legal_moves(), pos.opponent_moves());
+        let over = if matches!(R::VARIANT, Variant::Reversi1889) {
+            // Discs in hand can end the game before the board does.
+            R::legal_moves(s) == 0 && R::legal_moves(&R::pass(s)) == 0
+        } else {
+            my_moves == 0 && their_moves == 0
+        };
+        if over {
+            return R::final_score(s);
+        }
+        let sum = self.tables[R::VARIANT as usize].sum(&pos, my_moves, their_moves);
+        round_scaled(sum, pattern::SCALE).clamp(-EVAL_MAX, EVAL_MAX)
     }
 
     /// [`Evaluator::evaluate`] for a variant chosen at run time.
@@ -72,5 +148,15 @@ impl Evaluator {
             Variant::Anti => self.evaluate::<Anti>(&state.pos),
             Variant::Reversi1889 => self.evaluate::<Reversi1889>(state),
         }
+    }
+}
+
+/// `sum / scale` rounded to the nearest integer, halves away from zero.
+#[inline]
+pub fn round_scaled(sum: i32, scale: i32) -> i32 {
+    if sum >= 0 {
+        (sum + scale / 2) / scale
+    } else {
+        -((-sum + scale / 2) / scale)
     }
 }

@@ -9,7 +9,7 @@ pub mod gtp;
 pub mod nboard;
 
 use crate::engine::{Engine, EngineOptions, StopHandle};
-use crate::eval::EvalKind;
+use crate::eval::Evaluator;
 use crate::game::Game;
 use crate::rules::Variant;
 use crate::search::time::GameClock;
@@ -26,7 +26,7 @@ pub struct ProtocolOptions {
     pub threads: usize,
     pub hash_mb: usize,
     pub variant: Variant,
-    pub eval: EvalKind,
+    pub eval: Evaluator,
 }
 
 impl Default for ProtocolOptions {
@@ -36,7 +36,7 @@ impl Default for ProtocolOptions {
             threads: 1,
             hash_mb: 256,
             variant: Variant::Othello,
-            eval: EvalKind::Classic,
+            eval: Evaluator::default(),
         }
     }
 }
@@ -46,7 +46,7 @@ impl ProtocolOptions {
         Engine::new(EngineOptions {
             hash_mb: self.hash_mb,
             threads: self.threads,
-            eval: self.eval,
+            eval: self.eval.clone(),
             ..EngineOptions::default()
         })
     }

@@ -217,9 +217,15 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
                 let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
                 let after = R::position(&next);
                 let potential = potential_mobility(after.opponent, after.empty()) as i32;
+                let value = if n >= SOLVE_EVAL_ORDER_EMPTIES {
+                    -self.shared.eval.evaluate::<R>(&next) * ORDER_SOLVE_EVAL_WEIGHT
+                } else {
+                    0
+                };
                 -mobility * ORDER_MOBILITY_WEIGHT - potential * ORDER_POTENTIAL_WEIGHT
                     + i32::from(odd & bit != 0) * ORDER_PARITY_WEIGHT
                     + i32::from(CORNERS & bit != 0)
+                    + value
             } else {
                 i32::from(odd & bit != 0)
             };
@@ -501,6 +507,14 @@ impl Solver {
             tt: TranspositionTable::new(hash_mb),
             control: Control::default(),
             eval: Evaluator::default(),
+        }
+    }
+
+    /// A solver that orders moves at high empties with `eval`.
+    pub fn with_evaluator(hash_mb: usize, eval: Evaluator) -> Solver {
+        Solver {
+            eval,
+            ..Solver::new(hash_mb)
         }
     }
 

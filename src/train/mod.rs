@@ -1,6 +1,12 @@
-//! Fitting evaluation weights to game results. For now: the classic evaluation's term
-//! weights for Othello, by least squares per number of empties, from the final results
-//! of WTHOR games (`volte fit-classic`).
+//! Fitting evaluation weights to game results: the pattern evaluation ([`pattern`],
+//! `volte train`, from the games [`data`] reads) and the classic evaluation's term
+//! weights for Othello, by least squares per number of empties, from the final results of
+//! WTHOR games (`volte fit-classic`).
+
+pub mod data;
+pub mod pattern;
+
+pub use pattern::{Progress, Quiet};
 
 use crate::eval::classic::{self, N_TERMS, SCALE};
 use crate::formats::wthor;

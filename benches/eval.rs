@@ -1,0 +1,58 @@
+//! Evaluation cost: the pattern evaluation (46 pattern lookups, both mobilities, parity)
+//! against the classic one, per call, on positions from openings to endgames.
+//!
+//! Run: `cargo bench --bench eval`.
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use std::hint::black_box;
+use volte::bitboard::Bits;
+use volte::board::Position;
+use volte::eval::{EvalKind, Evaluator};
+use volte::rules::Othello;
+
+fn sample_positions() -> Vec<Position> {
+    let mut out = Vec::new();
+    let mut seed = 42u64;
+    for _ in 0..200 {
+        let mut pos = Position::START;
+        loop {
+            let moves = pos.legal_moves();
+            if moves == 0 {
+                if pos.opponent_moves() == 0 {
+                    break;
+                }
+                pos = pos.pass();
+                continue;
+            }
+            out.push(pos);
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let list: Vec<u8> = Bits(moves).collect();
+            pos = pos.play(list[(seed >> 33) as usize % list.len()]);
+        }
+    }
+    out
+}
+
+fn bench(c: &mut Criterion) {
+    let positions = sample_positions();
+    let mut g = c.benchmark_group("evaluate");
+    g.throughput(Throughput::Elements(positions.len() as u64));
+    for kind in [EvalKind::Pattern, EvalKind::Classic] {
+        let e = Evaluator::new(kind);
+        g.bench_function(kind.to_string(), |b| {
+            b.iter(|| {
+                let mut sum = 0i64;
+                for p in &positions {
+                    sum += i64::from(e.evaluate::<Othello>(black_box(p)));
+                }
+                sum
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

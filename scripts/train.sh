@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Reproduces the shipped pattern weights: weights/othello.vw from the WTHOR and Logistello
+# games, then weights/anti.vw from volte's own self-play games (written to
+# target/selfplay-anti.ggf). Rebuild afterwards to embed them.
+# Usage: scripts/train.sh [othello|anti|all]   (default all)
+# Data: ../shared/data (or $VOLTE_DATA). Times on 2 cores are in the README.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+data="${VOLTE_DATA:-../shared/data}"
+what="${1:-all}"
+cargo build --release --quiet
+if [[ "$what" == othello || "$what" == all ]]; then
+    ./target/release/volte train "$data/wthor" "$data/logistello" \
+        --variant othello --relabel-empties 14 --output weights/othello.vw --exact-check 300 --exact-max-empties 26
+fi
+if [[ "$what" == anti || "$what" == all ]]; then
+    ./target/release/volte selfplay --variant anti --games 30000 --level 6 --random-plies 10 \
+        --epsilon 0.02 --solve-empties 14 --eval classic --output target/selfplay-anti.ggf
+    ./target/release/volte train target/selfplay-anti.ggf \
+        --variant anti --relabel-empties 14 --output weights/anti.vw
+fi

@@ -1,0 +1,298 @@
+//! `volte train`: fits the pattern evaluation to game records.
+
+use crate::eval::pattern::N_STAGES;
+use crate::eval::{EvalKind, Evaluator, PatternWeights};
+use crate::rules::Variant;
+use crate::train::data;
+use crate::train::pattern::{self, Progress, TrainOptions};
+use anyhow::Result;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+/// Options of `volte train`.
+#[derive(clap::Args, Debug)]
+pub struct TrainArgs {
+    /// Game files or folders: WTHOR `.wtb` and `.tsv`, Logistello `.gam` (or `.gam.gz`),
+    /// GGF files, transcripts (`.txt`, one game a line). Only finished games of the
+    /// variant are used; repeated games count once.
+    #[arg(required = true, value_name = "INPUT")]
+    pub inputs: Vec<PathBuf>,
+    /// The variant to train (transcripts are read under its rules).
+    #[arg(long, short, default_value = "othello")]
+    pub variant: Variant,
+    /// Where to write the weight file.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: PathBuf,
+    /// Label positions with at most this many empties by the exact solver, and the earlier
+    /// positions of the game by the exact score of the first of them (0: final results
+    /// only).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(0..=22))]
+    pub relabel_empties: u32,
+    /// Hold out one game in N (by a hash of its moves) to measure the error.
+    #[arg(long, default_value_t = 20)]
+    pub test_every: u64,
+    /// Each stage (two empties) is fitted with the positions of this many neighbouring
+    /// stages on each side as well.
+    #[arg(long, default_value_t = 1)]
+    pub window: usize,
+    /// L2 regularisation added to every weight's diagonal.
+    #[arg(long, default_value_t = 4.0)]
+    pub ridge: f64,
+    /// Conjugate-gradient iterations per stage.
+    #[arg(long, default_value_t = 60)]
+    pub iterations: usize,
+    /// Folder for solver labels and fitted stages; a rerun with the same games and
+    /// options resumes from it.
+    #[arg(long, default_value = "target/train-cache")]
+    pub cache: PathBuf,
+    /// Afterwards, solve this many held-out positions with 20 to --exact-max-empties
+    /// empties exactly and report the error of the new weights and of the classic
+    /// evaluation against them.
+    #[arg(long, default_value_t = 0)]
+    pub exact_check: usize,
+    /// The most empties of the --exact-check positions (each empty square more makes a
+    /// solve about 1.5-2 times slower).
+    #[arg(long, default_value_t = 24, value_parser = clap::value_parser!(u32).range(20..=30))]
+    pub exact_max_empties: u32,
+    /// Threads (default: all cores).
+    #[arg(long, short)]
+    pub threads: Option<usize>,
+}
+
+/// Progress on stderr: a bar on a terminal, otherwise a line every 10% (for logs).
+struct CliProgress {
+    bar: Mutex<Option<indicatif::ProgressBar>>,
+    phase: Mutex<String>,
+    total: AtomicU64,
+    done: AtomicU64,
+    started: Mutex<Instant>,
+    terminal: bool,
+}
+
+impl CliProgress {
+    fn new() -> CliProgress {
+        CliProgress {
+            bar: Mutex::new(None),
+            phase: Mutex::new(String::new()),
+            total: AtomicU64::new(0),
+            done: AtomicU64::new(0),
+            started: Mutex::new(Instant::now()),
+            terminal: std::io::stderr().is_terminal(),
+        }
+    }
+}
+
+impl Progress for CliProgress {
+    fn start(&self, phase: &str, total: u64) {
+        *self.phase.lock().expect("lock") = phase.to_string();
+        *self.started.lock().expect("lock") = Instant::now();
+        self.total.store(total, Ordering::Relaxed);
+        self.done.store(0, Ordering::Relaxed);
+        if total == 0 {
+            return;
+        }
+        if self.terminal {
+            let bar = indicatif::ProgressBar::new(total);
+            bar.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "{msg} [{bar:30}] {pos}/{len}, {elapsed} (eta {eta})",
+                )
+                .expect("a valid template")
+                .progress_chars("=> "),
+            );
+            bar.set_message(phase.to_string());
+            *self.bar.lock().expect("lock") = Some(bar);
+        } else {
+            eprintln!("{phase}: 0/{total}");
+        }
+    }
+
+    fn tick(&self, n: u64) {
+        let done = self.done.fetch_add(n, Ordering::Relaxed) + n;
+        if let Some(bar) = &*self.bar.lock().expect("lock") {
+            bar.set_position(done);
+            return;
+        }
+        let total = self.total.load(Ordering::Relaxed).max(1);
+        let step = (total / 10).max(1);
+        if done % step < n || done == total {
+            let secs = self.started.lock().expect("lock").elapsed().as_secs_f64();
+            eprintln!(
+                "{}: {done}/{total} ({secs:.0} s)",
+                self.phase.lock().expect("lock")
+            );
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = self.bar.lock().expect("lock").take() {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+pub fn run(args: TrainArgs) -> Result<()> {
+    if let Some(t) = args.threads {
+        // Only fails when a pool exists already, which is then used as it is.
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(t.max(1))
+            .build_global();
+    }
+    let started = Instant::now();
+    let set = data::read_games(&args.inputs, args.variant)?;
+    for (path, kept, skipped) in &set.files {
+        eprintln!(
+            "{}: {kept} games{}",
+            path.display(),
+            if *skipped > 0 {
+                format!(" ({skipped} skipped: unfinished, another variant, repeated or unreadable)")
+            } else {
+                String::new()
+            }
+        );
+    }
+    eprintln!(
+        "{} finished {} games read in {:.1} s",
+        set.games.len(),
+        args.variant,
+        started.elapsed().as_secs_f64()
+    );
+    let options = TrainOptions {
+        variant: args.variant,
+        relabel_empties: args.relabel_empties,
+        test_every: args.test_every,
+        window: args.window,
+        ridge: args.ridge,
+        iterations: args.iterations,
+        cache: Some(args.cache.clone()),
+    };
+    let progress = CliProgress::new();
+    let out = pattern::train(&set.games, &options, &progress)?;
+    println!(
+        "{} training games, {} held out; {} games labelled by the solver from {} empties",
+        out.games_train, out.games_test, out.relabelled_games, args.relabel_empties
+    );
+    println!("stage  empties  train rows  test rows  MAE train  MAE test");
+    for (s, r) in out.stages.iter().enumerate() {
+        println!(
+            "{s:>5}  {:>3}-{:<3}  {:>10}  {:>9}  {:>9.2}  {:>8.2}{}",
+            2 * s + 1,
+            2 * s + 2,
+            r.n_train,
+            r.n_test,
+            r.mae_train,
+            r.mae_test,
+            if r.fitted { "" } else { "  (cached)" }
+        );
+    }
+    let weighted = |f: fn(&pattern::StageReport) -> (f64, usize)| {
+        let (e, n) = out
+            .stages
+            .iter()
+            .map(f)
+            .fold((0.0, 0), |(e, n), (x, m)| (e + x * m as f64, n + m));
+        e / n.max(1) as f64
+    };
+    println!(
+        "all stages: MAE train {:.2}, test {:.2} discs",
+        weighted(|r| (r.mae_train, r.n_train)),
+        weighted(|r| (r.mae_test, r.n_test))
+    );
+    debug_assert_eq!(out.stages.len(), N_STAGES);
+    out.weights.save(&args.output)?;
+    let size = std::fs::metadata(&args.output).map_or(0, |m| m.len());
+    println!(
+        "wrote {} ({:.2} MB) in {:.0} s",
+        args.output.display(),
+        size as f64 / 1e6,
+        started.elapsed().as_secs_f64()
+    );
+    if args.exact_check > 0 {
+        let trained = Evaluator::with_weights(Arc::new(PatternWeights::load(&args.output)?));
+        let evaluators = [trained, Evaluator::new(EvalKind::Classic)];
+        let check = pattern::exact_check(
+            &set.games,
+            &options,
+            &evaluators,
+            args.exact_check,
+            args.exact_max_empties,
+            &progress,
+        )?;
+        println!(
+            "held-out positions with 20-{} empties solved exactly: {}; mean absolute error: \
+             trained {:.2}, classic {:.2} discs",
+            args.exact_max_empties, check.n, check.mae[0], check.mae[1]
+        );
+    }
+    Ok(())
+}
+
+/// Options of `volte selfplay`.
+#[derive(clap::Args, Debug)]
+pub struct SelfplayArgs {
+    /// Rules of the games.
+    #[arg(long, short, default_value = "othello")]
+    pub variant: Variant,
+    /// Number of games the output file should hold (a rerun adds the missing ones).
+    #[arg(long, short, default_value_t = 1000)]
+    pub games: usize,
+    /// Level of the midgame moves (depth; see the README's level table).
+    #[arg(long, short, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=30))]
+    pub level: u32,
+    /// Plies played at random at the start of each game.
+    #[arg(long, default_value_t = 10)]
+    pub random_plies: usize,
+    /// Probability of a random move at each later midgame move.
+    #[arg(long, default_value_t = 0.0)]
+    pub epsilon: f64,
+    /// From this many empties on both sides play perfectly, so the result is exact.
+    #[arg(long, default_value_t = 14, value_parser = clap::value_parser!(u32).range(0..=24))]
+    pub solve_empties: u32,
+    /// Seed of the random moves.
+    #[arg(long, default_value_t = 2026)]
+    pub seed: u64,
+    /// GGF file the games are appended to, one a line.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: PathBuf,
+    #[command(flatten)]
+    pub eval: super::EvalArgs,
+    /// Threads (default: all cores; one game per thread).
+    #[arg(long, short)]
+    pub threads: Option<usize>,
+}
+
+pub fn run_selfplay(args: SelfplayArgs) -> Result<()> {
+    if let Some(t) = args.threads {
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(t.max(1))
+            .build_global();
+    }
+    if !(0.0..=1.0).contains(&args.epsilon) {
+        anyhow::bail!("--epsilon must be between 0 and 1");
+    }
+    let started = Instant::now();
+    let options = crate::selfplay::SelfplayOptions {
+        variant: args.variant,
+        games: args.games,
+        limits: crate::engine::Limits::level(args.level),
+        random_plies: args.random_plies,
+        epsilon: args.epsilon,
+        solve_empties: args.solve_empties,
+        seed: args.seed,
+        eval: args.eval.evaluator()?,
+    };
+    let report = crate::selfplay::run(&options, &args.output, &CliProgress::new())?;
+    println!(
+        "{}: {} games ({} already there, {} played) in {:.0} s",
+        args.output.display(),
+        report.resumed + report.played,
+        report.resumed,
+        report.played,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}

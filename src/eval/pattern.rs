@@ -1,0 +1,508 @@
+//! The pattern evaluation: the sum of one trained weight per pattern instance, looked up by
+//! the instance's configuration of discs, plus both sides' mobility and the parity, with a
+//! weight table per game stage (every two empties).
+//!
+//! Eleven patterns cover the corners (3x3 and 2x5 blocks), the edges with their X-squares,
+//! the second to fourth rows and columns, and the diagonals of length 4 to 8; their 46
+//! instances are the images of each pattern under the eight symmetries of the board.
+//!
+//! Instances share their pattern's weights: instance `(pattern, sym)` reads the pattern's
+//! squares, in ascending order, on the board transformed by symmetry `sym`, so every
+//! instance indexes the same table in the same digit order. A pattern that some symmetry
+//! maps onto itself (the 3x3 corner by the diagonal, the edge by its mirror, the lines by
+//! their reversal) has configurations that are mirror images of each other; the trainer
+//! fits one weight for each class ([`canonical`]) and the table holds it under every
+//! member, so the evaluation of all eight symmetries of a position is the same.
+//!
+//! Digits: the square's digit is 0 when empty, 1 for the side to move and 2 for the
+//! opponent; the lowest square of the mask is the least significant digit. The ternary
+//! index is computed from two `pext` results and a binary-to-ternary table.
+
+use crate::bitboard;
+use crate::board::Position;
+
+/// One pattern: a set of squares (in its base orientation) and a name.
+#[derive(Clone, Copy, Debug)]
+pub struct Pattern {
+    pub name: &'static str,
+    pub mask: u64,
+}
+
+/// The patterns, in weight-table order.
+pub const PATTERNS: [Pattern; N_PATTERNS] = [
+    Pattern {
+        name: "corner 3x3",
+        mask: 0x0007_0707,
+    },
+    Pattern {
+        name: "corner 2x5",
+        mask: 0x1F1F,
+    },
+    Pattern {
+        name: "edge + 2X",
+        mask: 0x42FF,
+    },
+    Pattern {
+        name: "row 2",
+        mask: 0xFF00,
+    },
+    Pattern {
+        name: "row 3",
+        mask: 0x00FF_0000,
+    },
+    Pattern {
+        name: "row 4",
+        mask: 0xFF00_0000,
+    },
+    Pattern {
+        name: "diagonal 8",
+        mask: 0x8040_2010_0804_0201,
+    },
+    Pattern {
+        name: "diagonal 7",
+        mask: 0x0080_4020_1008_0402,
+    },
+    Pattern {
+        name: "diagonal 6",
+        mask: 0x0000_8040_2010_0804,
+    },
+    Pattern {
+        name: "diagonal 5",
+        mask: 0x0000_0080_4020_1008,
+    },
+    Pattern {
+        name: "diagonal 4",
+        mask: 0x0000_0000_8040_2010,
+    },
+];
+
+/// Number of patterns.
+pub const N_PATTERNS: usize = 11;
+
+/// Number of pattern instances on the board.
+pub const N_INSTANCES: usize = count_instances();
+
+/// Number of game stages (two empties each: stage 0 is 1-2 empties, stage 29 59-60).
+pub const N_STAGES: usize = 30;
+
+/// Mobility counts above this share the last weight.
+pub const MAX_MOBILITY: usize = 32;
+
+/// Weights of each stage: the patterns' tables, then the side to move's mobility (0 to
+/// [`MAX_MOBILITY`]), the opponent's mobility, then parity (even, odd number of empties).
+pub const N_WEIGHTS: usize = MOBILITY_OFFSET + 2 * (MAX_MOBILITY + 1) + 2;
+
+/// Offset of the mobility weights in a stage's table.
+pub const MOBILITY_OFFSET: usize = OFFSETS[N_PATTERNS];
+
+/// Offset of the opponent's mobility weights.
+pub const OPPONENT_MOBILITY_OFFSET: usize = MOBILITY_OFFSET + MAX_MOBILITY + 1;
+
+/// Offset of the parity weights.
+pub const PARITY_OFFSET: usize = OPPONENT_MOBILITY_OFFSET + MAX_MOBILITY + 1;
+
+/// Active weights of one position: one per instance, two mobilities, parity.
+pub const N_ACTIVE: usize = N_INSTANCES + 3;
+
+/// Weights are in 1/SCALE disc.
+pub const SCALE: i32 = 128;
+
+/// Identifies this set of patterns, stages and extra terms in weight files.
+pub const PATTERN_SET_ID: u32 = pattern_set_id();
+
+/// Where each pattern's table starts in a stage's weights.
+pub const OFFSETS: [usize; N_PATTERNS + 1] = offsets();
+
+/// Every instance as (pattern, symmetry).
+pub const INSTANCES: [(u8, u8); N_INSTANCES] = instances();
+
+const fn pow3(n: u32) -> usize {
+    let mut r = 1;
+    let mut i = 0;
+    while i < n {
+        r *= 3;
+        i += 1;
+    }
+    r
+}
+
+/// Size of pattern `p`'s table.
+pub const fn table_size(p: usize) -> usize {
+    pow3(PATTERNS[p].mask.count_ones())
+}
+
+const fn offsets() -> [usize; N_PATTERNS + 1] {
+    let mut o = [0; N_PATTERNS + 1];
+    let mut p = 0;
+    while p < N_PATTERNS {
+        o[p + 1] = o[p] + table_size(p);
+        p += 1;
+    }
+    o
+}
+
+/// The symmetries whose images of pattern `p` are distinct square sets, lowest first: the
+/// instances of `p` read `p`'s mask on the board transformed by each of them.
+const fn pattern_syms(p: usize) -> ([u8; 8], usize) {
+    let mut syms = [0u8; 8];
+    let mut seen = [0u64; 8];
+    let mut n = 0;
+    let mut s = 0;
+    while s < 8 {
+        // Instance squares on the original board.
+        let squares = bitboard::inverse_symmetry(PATTERNS[p].mask, s as u8);
+        let mut dup = false;
+        let mut i = 0;
+        while i < n {
+            if seen[i] == squares {
+                dup = true;
+            }
+            i += 1;
+        }
+        if !dup {
+            seen[n] = squares;
+            syms[n] = s as u8;
+            n += 1;
+        }
+        s += 1;
+    }
+    (syms, n)
+}
+
+const fn count_instances() -> usize {
+    let mut total = 0;
+    let mut p = 0;
+    while p < N_PATTERNS {
+        total += pattern_syms(p).1;
+        p += 1;
+    }
+    total
+}
+
+const fn instances() -> [(u8, u8); N_INSTANCES] {
+    let mut out = [(0u8, 0u8); N_INSTANCES];
+    let mut k = 0;
+    let mut p = 0;
+    while p < N_PATTERNS {
+        let (syms, n) = pattern_syms(p);
+        let mut i = 0;
+        while i < n {
+            out[k] = (p as u8, syms[i]);
+            k += 1;
+            i += 1;
+        }
+        p += 1;
+    }
+    out
+}
+
+const fn pattern_set_id() -> u32 {
+    // FNV-1a over the masks, the stage count and the extra terms.
+    let mut h: u32 = 0x811C_9DC5;
+    let mut p = 0;
+    while p < N_PATTERNS {
+        let mut b = 0;
+        while b < 8 {
+            h ^= ((PATTERNS[p].mask >> (8 * b)) & 0xFF) as u32;
+            h = h.wrapping_mul(0x0100_0193);
+            b += 1;
+        }
+        p += 1;
+    }
+    h ^= N_STAGES as u32;
+    h = h.wrapping_mul(0x0100_0193);
+    h ^= (MAX_MOBILITY as u32) << 8;
+    h.wrapping_mul(0x0100_0193)
+}
+
+/// The stage of a position with `n_empties` empty squares (more than 60, as early in
+/// Reversi 1889, counts as 60).
+#[inline]
+pub const fn stage(n_empties: u32) -> usize {
+    let e = if n_empties < 1 {
+        1
+    } else if n_empties > 60 {
+        60
+    } else {
+        n_empties
+    };
+    ((e - 1) / 2) as usize
+}
+
+/// Binary digits read as ternary: `TERNARY[b]` has digit 1 wherever `b` has bit 1.
+static TERNARY: [u16; 1024] = ternary_table();
+
+const fn ternary_table() -> [u16; 1024] {
+    let mut t = [0u16; 1024];
+    let mut b = 0;
+    while b < 1024 {
+        let mut v = 0u32;
+        let mut p = 1u32;
+        let mut i = 0;
+        while i < 10 {
+            if b & (1 << i) != 0 {
+                v += p;
+            }
+            p *= 3;
+            i += 1;
+        }
+        t[b] = v as u16;
+        b += 1;
+    }
+    t
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+#[inline(always)]
+fn pext(b: u64, mask: u64) -> u64 {
+    // SAFETY: the bmi2 target feature is enabled at compile time.
+    unsafe { core::arch::x86_64::_pext_u64(b, mask) }
+}
+
+#[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+#[inline(always)]
+fn pext(b: u64, mask: u64) -> u64 {
+    pext_portable(b, mask)
+}
+
+/// Parallel bit extract without the instruction.
+#[inline]
+pub fn pext_portable(b: u64, mut mask: u64) -> u64 {
+    let mut out = 0;
+    let mut bit = 1;
+    while mask != 0 {
+        let low = mask & mask.wrapping_neg();
+        if b & low != 0 {
+            out |= bit;
+        }
+        bit <<= 1;
+        mask ^= low;
+    }
+    out
+}
+
+/// Parallel bit deposit (the inverse of `pext`), for tables built once.
+fn pdep(bits: u64, mut mask: u64) -> u64 {
+    let mut out = 0;
+    let mut bit = 1;
+    while mask != 0 {
+        let low = mask & mask.wrapping_neg();
+        if bits & bit != 0 {
+            out |= low;
+        }
+        bit <<= 1;
+        mask ^= low;
+    }
+    out
+}
+
+/// The ternary index of `mask`'s squares on `(player, opponent)`.
+#[inline(always)]
+fn index(player: u64, opponent: u64, mask: u64) -> usize {
+    TERNARY[pext(player, mask) as usize] as usize
+        + 2 * TERNARY[pext(opponent, mask) as usize] as usize
+}
+
+/// The eight images of a position: `boards[s]` is `pos.symmetry(s)`.
+#[inline(always)]
+fn symmetric_boards(pos: &Position) -> [(u64, u64); 8] {
+    let sym = |b: u64| {
+        let m = bitboard::mirror_horizontal(b);
+        let v = bitboard::flip_vertical(b);
+        let mv = bitboard::flip_vertical(m);
+        [
+            b,
+            m,
+            v,
+            mv,
+            bitboard::flip_diagonal(b),
+            bitboard::flip_diagonal(m),
+            bitboard::flip_diagonal(v),
+            bitboard::flip_diagonal(mv),
+        ]
+    };
+    let p = sym(pos.player);
+    let o = sym(pos.opponent);
+    let mut out = [(0, 0); 8];
+    for s in 0..8 {
+        out[s] = (p[s], o[s]);
+    }
+    out
+}
+
+/// The index in a stage's table of every active weight of `pos`: one per instance, then
+/// the two mobilities and the parity. `moves` are both sides' legal moves.
+#[inline]
+pub fn active(pos: &Position, my_moves: u64, their_moves: u64) -> [u32; N_ACTIVE] {
+    let boards = symmetric_boards(pos);
+    let mut out = [0u32; N_ACTIVE];
+    for (k, &(p, s)) in INSTANCES.iter().enumerate() {
+        let (pl, op) = boards[s as usize];
+        out[k] = (OFFSETS[p as usize] + index(pl, op, PATTERNS[p as usize].mask)) as u32;
+    }
+    out[N_INSTANCES] =
+        (MOBILITY_OFFSET + (my_moves.count_ones() as usize).min(MAX_MOBILITY)) as u32;
+    out[N_INSTANCES + 1] =
+        (OPPONENT_MOBILITY_OFFSET + (their_moves.count_ones() as usize).min(MAX_MOBILITY)) as u32;
+    out[N_INSTANCES + 2] = (PARITY_OFFSET + (pos.n_empties() & 1) as usize) as u32;
+    out
+}
+
+/// The weight of instance `K` of `boards` in `weights`.
+#[inline(always)]
+fn instance_weight<const K: usize>(weights: &[i16; N_WEIGHTS], boards: &[(u64, u64); 8]) -> i32 {
+    let (p, s) = INSTANCES[K];
+    let mask = PATTERNS[p as usize].mask;
+    let (pl, op) = boards[s as usize];
+    let (a, b) = (pext(pl, mask) as usize, pext(op, mask) as usize);
+    debug_assert!(a < 1024 && b < 1024);
+    // SAFETY: `pext` with a mask of at most 10 bits returns less than 1024, the length
+    // of TERNARY; the two ternary numbers have no digit in common, so the index is below
+    // 3^n, the size of the pattern's table, which ends within the stage's weights.
+    unsafe {
+        let i = OFFSETS[p as usize]
+            + *TERNARY.get_unchecked(a) as usize
+            + 2 * *TERNARY.get_unchecked(b) as usize;
+        debug_assert!(i < OFFSETS[p as usize + 1]);
+        i32::from(*weights.get_unchecked(i))
+    }
+}
+
+macro_rules! sum_instances {
+    ($w:expr, $boards:expr, $($k:literal)*) => {
+        0 $(+ instance_weight::<$k>($w, $boards))*
+    };
+}
+
+/// The sum of `weights` (one stage's table) over the active weights of `pos`, in 1/SCALE
+/// disc. The 46 instances are unrolled, so every mask and offset is a constant.
+#[inline]
+pub fn sum(weights: &[i16; N_WEIGHTS], pos: &Position, my_moves: u64, their_moves: u64) -> i32 {
+    const _: () = assert!(N_INSTANCES == 46);
+    let boards = symmetric_boards(pos);
+    let patterns = sum_instances!(weights, &boards,
+        0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
+        32 33 34 35 36 37 38 39 40 41 42 43 44 45);
+    patterns
+        + i32::from(weights[MOBILITY_OFFSET + (my_moves.count_ones() as usize).min(MAX_MOBILITY)])
+        + i32::from(
+            weights
+                [OPPONENT_MOBILITY_OFFSET + (their_moves.count_ones() as usize).min(MAX_MOBILITY)],
+        )
+        + i32::from(weights[PARITY_OFFSET + (pos.n_empties() & 1) as usize])
+}
+
+/// For every weight of a stage's table, the representative of its class under the
+/// symmetries that map a pattern onto itself (the smallest index of the class); the
+/// extra terms are their own representatives.
+pub fn canonical() -> Vec<u32> {
+    let mut canon: Vec<u32> = (0..N_WEIGHTS as u32).collect();
+    for (p, pattern) in PATTERNS.iter().enumerate() {
+        let mask = pattern.mask;
+        let stabiliser: Vec<u8> = (1..8u8)
+            .filter(|&s| bitboard::symmetry(mask, s) == mask)
+            .collect();
+        let n = mask.count_ones();
+        for idx in 0..table_size(p) {
+            // Decode the digits into discs on the mask.
+            let (mut pb, mut ob, mut rest) = (0u64, 0u64, idx);
+            for d in 0..n {
+                match rest % 3 {
+                    1 => pb |= 1 << d,
+                    2 => ob |= 1 << d,
+                    _ => {}
+                }
+                rest /= 3;
+            }
+            let (pl, op) = (pdep(pb, mask), pdep(ob, mask));
+            let mut best = idx;
+            for &s in &stabiliser {
+                let i = index_portable(bitboard::symmetry(pl, s), bitboard::symmetry(op, s), mask);
+                best = best.min(i);
+            }
+            canon[OFFSETS[p] + idx] = (OFFSETS[p] + best) as u32;
+        }
+    }
+    canon
+}
+
+fn index_portable(player: u64, opponent: u64, mask: u64) -> usize {
+    TERNARY[pext_portable(player, mask) as usize] as usize
+        + 2 * TERNARY[pext_portable(opponent, mask) as usize] as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn instances_cover_each_orbit_once() {
+        assert_eq!(N_INSTANCES, 46);
+        let mut per_pattern = [0; N_PATTERNS];
+        for &(p, _) in INSTANCES.iter() {
+            per_pattern[p as usize] += 1;
+        }
+        assert_eq!(per_pattern, [4, 8, 4, 4, 4, 4, 2, 4, 4, 4, 4]);
+        // Every square set reached by any symmetry is one of the instances.
+        for (p, pattern) in PATTERNS.iter().enumerate() {
+            let sets: Vec<u64> = INSTANCES
+                .iter()
+                .filter(|&&(q, _)| q as usize == p)
+                .map(|&(_, s)| bitboard::inverse_symmetry(pattern.mask, s))
+                .collect();
+            for s in 0..8 {
+                assert!(sets.contains(&bitboard::symmetry(pattern.mask, s)));
+            }
+        }
+        assert_eq!(OFFSETS[N_PATTERNS], 167_265);
+    }
+
+    #[test]
+    fn symmetric_boards_match_position_symmetry() {
+        let pos = Position::new(0x0000_1008_2400_0101, 0x8000_0810_0800_2000);
+        let boards = symmetric_boards(&pos);
+        for s in 0..8u8 {
+            let t = pos.symmetry(s);
+            assert_eq!(boards[s as usize], (t.player, t.opponent));
+        }
+    }
+
+    #[test]
+    fn ternary_index_and_pext_agree_with_portable() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let y = x.rotate_left(29);
+            let (p, o) = (x & !y, y & !x);
+            for pattern in PATTERNS {
+                assert_eq!(pext(p, pattern.mask), pext_portable(p, pattern.mask));
+                assert_eq!(
+                    index(p, o, pattern.mask),
+                    index_portable(p, o, pattern.mask)
+                );
+                assert_eq!(
+                    pdep(pext_portable(p, pattern.mask), pattern.mask),
+                    p & pattern.mask
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn canonical_classes_are_closed() {
+        let canon = canonical();
+        for (i, &c) in canon.iter().enumerate() {
+            assert!(c as usize <= i);
+            assert_eq!(canon[c as usize], c, "representative of its own class");
+        }
+        // The 3x3 corner: a1 set for the player equals itself; b1 and a2 are mirrors.
+        let b1 = TERNARY[0b10] as usize; // bit 1 of the mask is b1
+        let a2 = TERNARY[0b1000] as usize; // bit 3 of the mask is a2
+        assert_eq!(canon[b1], canon[a2]);
+        // The 2x5 block has no symmetry.
+        let o = OFFSETS[1];
+        assert!((0..table_size(1)).all(|i| canon[o + i] as usize == o + i));
+    }
+}

@@ -1,0 +1,300 @@
+//! Pattern weight tables and their file format.
+//!
+//! A weight file is a 24-byte header followed by the weights compressed with zlib (whose
+//! checksum catches corruption):
+//!
+//! | bytes | field |
+//! |-------|-------|
+//! | 0-7   | magic `VOLTEVAL` |
+//! | 8-11  | format version (u32 LE, [`FORMAT_VERSION`]) |
+//! | 12-15 | pattern-set id (u32 LE, [`pattern::PATTERN_SET_ID`]) |
+//! | 16    | variant (0 Othello, 1 Anti, 2 Reversi 1889) |
+//! | 17    | number of stages |
+//! | 18-19 | scale: weights are in 1/scale disc (u16 LE) |
+//! | 20-23 | weights per stage (u32 LE) |
+//!
+//! then `stages * weights per stage` i16 LE values, stage by stage, zlib-compressed.
+//! The shipped files are embedded in the binary; `--eval-file` loads another one.
+
+use super::pattern::{self, N_STAGES, N_WEIGHTS, SCALE};
+use crate::board::Position;
+use crate::rules::Variant;
+use flate2::Compression;
+use flate2::read::ZlibDecoder;
+use flate2::write::ZlibEncoder;
+use std::io::{Read, Write};
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
+
+/// The file's first bytes.
+pub const MAGIC: &[u8; 8] = b"VOLTEVAL";
+/// The version of the layout this build reads and writes.
+pub const FORMAT_VERSION: u32 = 1;
+const HEADER_LEN: usize = 24;
+
+/// Why a weight file cannot be used.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum WeightFileError {
+    #[error("not a volte weight file (it does not start with VOLTEVAL)")]
+    NotWeightFile,
+    #[error("the file is truncated: its header needs {HEADER_LEN} bytes")]
+    Truncated,
+    #[error("format version {0}; this volte reads version {FORMAT_VERSION}")]
+    Version(u32),
+    #[error(
+        "pattern set {found:#010x}; this volte evaluates pattern set {expected:#010x} (the file was trained for another build)"
+    )]
+    PatternSet { found: u32, expected: u32 },
+    #[error("unknown variant code {0}")]
+    Variant(u8),
+    #[error(
+        "the file has {stages} stages of {weights} weights at scale {scale}; this volte needs {N_STAGES} stages of {N_WEIGHTS} at scale {SCALE}"
+    )]
+    Shape {
+        stages: u8,
+        weights: u32,
+        scale: u16,
+    },
+    #[error("the weights are corrupt: {0}")]
+    Corrupt(String),
+}
+
+/// The weights of one variant: a table per stage.
+#[derive(Clone, PartialEq, Eq)]
+pub struct PatternWeights {
+    variant: Variant,
+    data: Vec<i16>,
+}
+
+impl std::fmt::Debug for PatternWeights {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "PatternWeights({})", self.variant)
+    }
+}
+
+fn variant_code(v: Variant) -> u8 {
+    match v {
+        Variant::Othello => 0,
+        Variant::Anti => 1,
+        Variant::Reversi1889 => 2,
+    }
+}
+
+impl PatternWeights {
+    /// All weights zero.
+    pub fn zeros(variant: Variant) -> PatternWeights {
+        PatternWeights {
+            variant,
+            data: vec![0; N_STAGES * N_WEIGHTS],
+        }
+    }
+
+    /// The variant the weights were trained for.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// Stage `s`'s table.
+    #[inline]
+    pub fn stage(&self, s: usize) -> &[i16; N_WEIGHTS] {
+        self.data[s * N_WEIGHTS..(s + 1) * N_WEIGHTS]
+            .try_into()
+            .expect("a whole stage")
+    }
+
+    /// Stage `s`'s table, to fill.
+    pub fn stage_mut(&mut self, s: usize) -> &mut [i16] {
+        &mut self.data[s * N_WEIGHTS..(s + 1) * N_WEIGHTS]
+    }
+
+    /// The evaluation of `pos` in 1/SCALE disc given both sides' legal moves.
+    #[inline]
+    pub fn sum(&self, pos: &Position, my_moves: u64, their_moves: u64) -> i32 {
+        pattern::sum(
+            self.stage(pattern::stage(pos.n_empties())),
+            pos,
+            my_moves,
+            their_moves,
+        )
+    }
+
+    /// The file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(HEADER_LEN + self.data.len());
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        out.extend_from_slice(&pattern::PATTERN_SET_ID.to_le_bytes());
+        out.push(variant_code(self.variant));
+        out.push(N_STAGES as u8);
+        out.extend_from_slice(&(SCALE as u16).to_le_bytes());
+        out.extend_from_slice(&(N_WEIGHTS as u32).to_le_bytes());
+        let mut raw = Vec::with_capacity(self.data.len() * 2);
+        for w in &self.data {
+            raw.extend_from_slice(&w.to_le_bytes());
+        }
+        let mut z = ZlibEncoder::new(out, Compression::best());
+        z.write_all(&raw).expect("writing to memory");
+        z.finish().expect("writing to memory")
+    }
+
+    /// Reads a weight file's bytes.
+    pub fn from_bytes(bytes: &[u8]) -> Result<PatternWeights, WeightFileError> {
+        if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
+            return Err(WeightFileError::NotWeightFile);
+        }
+        if bytes.len() < HEADER_LEN {
+            return Err(WeightFileError::Truncated);
+        }
+        let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().expect("4 bytes"));
+        let version = u32_at(8);
+        if version != FORMAT_VERSION {
+            return Err(WeightFileError::Version(version));
+        }
+        let set = u32_at(12);
+        if set != pattern::PATTERN_SET_ID {
+            return Err(WeightFileError::PatternSet {
+                found: set,
+                expected: pattern::PATTERN_SET_ID,
+            });
+        }
+        let variant = match bytes[16] {
+            0 => Variant::Othello,
+            1 => Variant::Anti,
+            2 => Variant::Reversi1889,
+            c => return Err(WeightFileError::Variant(c)),
+        };
+        let stages = bytes[17];
+        let scale = u16::from_le_bytes([bytes[18], bytes[19]]);
+        let weights = u32_at(20);
+        if stages as usize != N_STAGES || weights as usize != N_WEIGHTS || scale as i32 != SCALE {
+            return Err(WeightFileError::Shape {
+                stages,
+                weights,
+                scale,
+            });
+        }
+        let want = N_STAGES * N_WEIGHTS * 2;
+        let mut raw = Vec::with_capacity(want);
+        // Read one byte more than needed to notice extra data.
+        ZlibDecoder::new(&bytes[HEADER_LEN..])
+            .take(want as u64 + 1)
+            .read_to_end(&mut raw)
+            .map_err(|e| WeightFileError::Corrupt(e.to_string()))?;
+        if raw.len() != want {
+            return Err(WeightFileError::Corrupt(format!(
+                "{} bytes of weights instead of {want}",
+                raw.len()
+            )));
+        }
+        let data = raw
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        Ok(PatternWeights { variant, data })
+    }
+
+    /// Reads a weight file.
+    pub fn load(path: &Path) -> anyhow::Result<PatternWeights> {
+        use anyhow::Context;
+        let bytes =
+            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+        PatternWeights::from_bytes(&bytes)
+            .with_context(|| format!("{} is not a usable weight file", path.display()))
+    }
+
+    /// Writes the weight file.
+    pub fn save(&self, path: &Path) -> anyhow::Result<()> {
+        use anyhow::Context;
+        std::fs::write(path, self.to_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))
+    }
+
+    /// The weights shipped in the binary for `variant` (Reversi 1889 uses Othello's).
+    pub fn embedded(variant: Variant) -> Arc<PatternWeights> {
+        static OTHELLO: OnceLock<Arc<PatternWeights>> = OnceLock::new();
+        static ANTI: OnceLock<Arc<PatternWeights>> = OnceLock::new();
+        let (cell, bytes): (_, &[u8]) = match variant {
+            Variant::Othello | Variant::Reversi1889 => (&OTHELLO, OTHELLO_FILE),
+            Variant::Anti => (&ANTI, ANTI_FILE),
+        };
+        cell.get_or_init(|| {
+            Arc::new(PatternWeights::from_bytes(bytes).expect("the shipped weight file is valid"))
+        })
+        .clone()
+    }
+}
+
+static OTHELLO_FILE: &[u8] = include_bytes!("../../weights/othello.vw");
+static ANTI_FILE: &[u8] = include_bytes!("../../weights/anti.vw");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_and_errors() {
+        let mut w = PatternWeights::zeros(Variant::Anti);
+        for (i, v) in w.data.iter_mut().enumerate() {
+            *v = ((i * 7919) % 2001) as i16 - 1000;
+        }
+        let bytes = w.to_bytes();
+        assert_eq!(PatternWeights::from_bytes(&bytes).unwrap(), w);
+
+        assert_eq!(
+            PatternWeights::from_bytes(b"hello world, not weights"),
+            Err(WeightFileError::NotWeightFile)
+        );
+        assert_eq!(
+            PatternWeights::from_bytes(&bytes[..12]),
+            Err(WeightFileError::Truncated)
+        );
+        let mut v = bytes.clone();
+        v[8] = 9;
+        assert_eq!(
+            PatternWeights::from_bytes(&v),
+            Err(WeightFileError::Version(9))
+        );
+        let mut v = bytes.clone();
+        v[12] ^= 1;
+        assert!(matches!(
+            PatternWeights::from_bytes(&v),
+            Err(WeightFileError::PatternSet { .. })
+        ));
+        let mut v = bytes.clone();
+        v[16] = 7;
+        assert_eq!(
+            PatternWeights::from_bytes(&v),
+            Err(WeightFileError::Variant(7))
+        );
+        let mut v = bytes.clone();
+        v[17] = 3;
+        assert!(matches!(
+            PatternWeights::from_bytes(&v),
+            Err(WeightFileError::Shape { .. })
+        ));
+        // A flipped byte inside the compressed data, and a cut file.
+        let mut v = bytes.clone();
+        let mid = HEADER_LEN + (v.len() - HEADER_LEN) / 2;
+        v[mid] ^= 0x55;
+        assert!(matches!(
+            PatternWeights::from_bytes(&v),
+            Err(WeightFileError::Corrupt(_))
+        ));
+        assert!(matches!(
+            PatternWeights::from_bytes(&bytes[..bytes.len() - 10]),
+            Err(WeightFileError::Corrupt(_))
+        ));
+    }
+
+    #[test]
+    fn shipped_files_load() {
+        assert_eq!(
+            PatternWeights::embedded(Variant::Othello).variant(),
+            Variant::Othello
+        );
+        assert_eq!(
+            PatternWeights::embedded(Variant::Anti).variant(),
+            Variant::Anti
+        );
+    }
+}

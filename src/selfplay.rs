@@ -1,0 +1,199 @@
+//! Self-play games for training (`volte selfplay`): a random opening, then volte against
+//! itself at a shallow level, and perfect play by the exact solver from a number of
+//! empties on, so the final result is the exact value of the game from there. Games are
+//! written as GGF, one a line, which `volte train` reads.
+//!
+//! Game `i` depends only on the seed and `i`, so an interrupted run resumes by counting
+//! the games already in the file.
+
+use crate::engine::{Engine, EngineOptions, Limits};
+use crate::eval::Evaluator;
+use crate::formats::ggf;
+use crate::game::Game;
+use crate::rules::Variant;
+use crate::search::endgame::{SolveOptions, Solver};
+use crate::square::{Move, Square};
+use crate::train::Progress;
+use anyhow::{Context, Result};
+use rayon::prelude::*;
+use std::io::Write;
+use std::path::Path;
+
+/// How to play the games.
+#[derive(Clone, Debug)]
+pub struct SelfplayOptions {
+    pub variant: Variant,
+    /// Number of games the file should hold.
+    pub games: usize,
+    /// Search limits of the midgame moves.
+    pub limits: Limits,
+    /// Plies played at random at the start.
+    pub random_plies: usize,
+    /// Probability of a random move at each later midgame move.
+    pub epsilon: f64,
+    /// From this many empties on, both sides play perfectly (exact solver).
+    pub solve_empties: u32,
+    pub seed: u64,
+    pub eval: Evaluator,
+}
+
+struct Rng(u64);
+
+impl Rng {
+    fn new(seed: u64, index: u64) -> Rng {
+        let mut x = seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        x ^= x >> 31;
+        Rng(x.wrapping_mul(0xBF58_476D_1CE4_E5B9) | 1)
+    }
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn chance(&mut self, p: f64) -> bool {
+        ((self.next() >> 11) as f64 / (1u64 << 53) as f64) < p
+    }
+}
+
+/// Plays game number `index`.
+pub fn play_game(engine: &Engine, solver: &Solver, options: &SelfplayOptions, index: u64) -> Game {
+    let mut rng = Rng::new(options.seed, index);
+    let mut game = Game::new(options.variant);
+    while !game.is_over() {
+        if game.pass_if_forced() {
+            continue;
+        }
+        let state = *game.current();
+        let random = game.moves().len() < options.random_plies
+            || (state.pos.n_empties() > options.solve_empties && rng.chance(options.epsilon));
+        let mv = if random {
+            let moves: Vec<u8> = crate::bitboard::Bits(game.legal_moves()).collect();
+            Move::Play(Square::from_index(moves[rng.below(moves.len())]))
+        } else if state.pos.n_empties() <= options.solve_empties {
+            solver
+                .solve(options.variant, &state, &SolveOptions::default())
+                .best_move
+                .expect("the game goes on")
+        } else {
+            engine
+                .think(options.variant, &state, &options.limits, &mut |_| {})
+                .expect("the game goes on")
+                .best_move
+        };
+        game.play(mv).expect("the engine plays legal moves");
+    }
+    game.info.black = Some("volte".into());
+    game.info.white = Some("volte".into());
+    game.info.place = Some("volte selfplay".into());
+    game
+}
+
+/// What a run did.
+#[derive(Clone, Copy, Debug)]
+pub struct SelfplayReport {
+    /// Games already in the file.
+    pub resumed: usize,
+    pub played: usize,
+}
+
+/// Plays games until `output` holds `options.games` of them, appending in order.
+pub fn run(
+    options: &SelfplayOptions,
+    output: &Path,
+    progress: &dyn Progress,
+) -> Result<SelfplayReport> {
+    let resumed = match std::fs::read_to_string(output) {
+        Ok(text) => text
+            .lines()
+            .filter(|l| l.trim_start().starts_with("(;"))
+            .count(),
+        Err(_) => 0,
+    };
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(output)
+        .with_context(|| format!("cannot write {}", output.display()))?;
+    let todo: Vec<u64> = (resumed as u64..options.games as u64).collect();
+    progress.start("self-play games", todo.len() as u64);
+    for chunk in todo.chunks(256) {
+        let games: Vec<Game> = chunk
+            .par_iter()
+            .map_init(
+                || {
+                    (
+                        Engine::new(EngineOptions {
+                            hash_mb: 16,
+                            eval: options.eval.clone(),
+                            ..EngineOptions::default()
+                        }),
+                        Solver::new(16),
+                    )
+                },
+                |(engine, solver), &i| {
+                    let g = play_game(engine, solver, options, i);
+                    progress.tick(1);
+                    g
+                },
+            )
+            .collect();
+        let mut text = String::new();
+        for g in &games {
+            text.push_str(ggf::write(g).trim_end());
+            text.push('\n');
+        }
+        file.write_all(text.as_bytes())
+            .with_context(|| format!("cannot write {}", output.display()))?;
+    }
+    progress.finish();
+    Ok(SelfplayReport {
+        resumed,
+        played: todo.len(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn games_are_finished_reproducible_and_perfect_at_the_end() {
+        let options = SelfplayOptions {
+            variant: Variant::Anti,
+            games: 2,
+            limits: Limits::depth(2),
+            random_plies: 6,
+            epsilon: 0.1,
+            solve_empties: 8,
+            seed: 7,
+            eval: Evaluator::default(),
+        };
+        let engine = Engine::new(EngineOptions {
+            hash_mb: 4,
+            ..EngineOptions::default()
+        });
+        let solver = Solver::new(4);
+        let a = play_game(&engine, &solver, &options, 3);
+        let b = play_game(&engine, &solver, &options, 3);
+        assert!(a.is_over());
+        assert_eq!(a.moves(), b.moves());
+        assert_ne!(a.moves(), play_game(&engine, &solver, &options, 4).moves());
+        // From 8 empties on, the result equals the exact score of that position.
+        let (ply, state) = a
+            .states()
+            .iter()
+            .enumerate()
+            .find(|(_, s)| s.pos.n_empties() <= 8)
+            .unwrap();
+        let exact = solver
+            .solve(Variant::Anti, state, &SolveOptions::default())
+            .score;
+        let black = a.final_score_black().unwrap();
+        let side_black = a.side_at(ply) == crate::square::Color::Black;
+        assert_eq!(if side_black { exact } else { -exact }, black);
+    }
+}

@@ -42,7 +42,7 @@ pub struct SolveArgs {
     /// then depend on the order).
     #[arg(long)]
     pub keep_hash: bool,
-    /// The evaluation orders moves at 18 or more empties.
+    /// The evaluation orders moves at 10 or more empties.
     #[command(flatten)]
     pub eval: super::EvalArgs,
 }

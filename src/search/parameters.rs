@@ -47,8 +47,8 @@ pub const ORDER_PARITY_WEIGHT: i32 = 0;
 /// Empties from which the solver also orders moves by the evaluation of the position
 /// after them (better first), with this weight per disc. Lower: the evaluation costs more
 /// than the ordering saves.
-pub const SOLVE_EVAL_ORDER_EMPTIES: u32 = 18;
-pub const ORDER_SOLVE_EVAL_WEIGHT: i32 = 8;
+pub const SOLVE_EVAL_ORDER_EMPTIES: u32 = 10;
+pub const ORDER_SOLVE_EVAL_WEIGHT: i32 = 6;
 
 /// Moves searched alone at a node before the rest may be split over the threads. One is
 /// the classic young-brothers-wait; more waits until a node looks like an all-node, so

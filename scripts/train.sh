@@ -17,5 +17,5 @@ if [[ "$what" == anti || "$what" == all ]]; then
     ./target/release/volte selfplay --variant anti --games 30000 --level 6 --random-plies 10 \
         --epsilon 0.02 --solve-empties 14 --eval classic --output target/selfplay-anti.ggf
     ./target/release/volte train target/selfplay-anti.ggf \
-        --variant anti --relabel-empties 14 --output weights/anti.vw
+        --variant anti --relabel-empties 14 --ridge 50 --output weights/anti.vw
 fi

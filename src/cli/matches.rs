@@ -16,7 +16,8 @@ pub const SHIPPED_OPENINGS: &str = include_str!("../../openings/volte-8ply.txt")
 pub struct MatchArgs {
     /// An engine, given twice (the first is the one the results are for). Built-in:
     /// `key=value` pairs `depth`, `level`, `time` (s per move), `nodes`, `selectivity`
-    /// (0-5), `eval`, `hash` (MiB), `threads`, `name`, e.g. `name=d8,depth=8`. External:
+    /// (0-5), `eval` (pattern or classic), `evalfile` (a weight file from `volte train`),
+    /// `hash` (MiB), `threads`, `name`, e.g. `name=d8,depth=8`. External:
     /// `name=ntest,proto=nboard,cmd=./ntest,dir=/opt/ntest` (`proto` nboard or gtp; the
     /// command is split on whitespace, no shell; optional `depth`).
     #[arg(long = "engine", required = true, num_args = 1, action = clap::ArgAction::Append)]

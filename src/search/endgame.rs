@@ -218,7 +218,14 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
                 let after = R::position(&next);
                 let potential = potential_mobility(after.opponent, after.empty()) as i32;
                 let value = if n >= SOLVE_EVAL_ORDER_EMPTIES {
-                    -self.shared.eval.evaluate::<R>(&next) * ORDER_SOLVE_EVAL_WEIGHT
+                    let depth = if n >= SOLVE_ORDER_DEPTH2_EMPTIES {
+                        2
+                    } else if n >= SOLVE_ORDER_DEPTH1_EMPTIES {
+                        1
+                    } else {
+                        0
+                    };
+                    -self.shallow(&next, depth, -SCORE_INF, SCORE_INF) * ORDER_SOLVE_EVAL_WEIGHT
                 } else {
                     0
                 };
@@ -235,6 +242,37 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
                 key,
             });
         }
+    }
+
+    /// Alpha-beta to a fixed depth on the evaluation (no table), to order moves far from
+    /// the end. Its nodes count.
+    fn shallow(&mut self, s: &R::S, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+        if depth == 0 {
+            return self.shared.eval.evaluate::<R>(s);
+        }
+        self.nodes += 1;
+        let moves = R::legal_moves(s);
+        if moves == 0 {
+            let passed = R::pass(s);
+            if R::legal_moves(&passed) == 0 {
+                return R::final_score(s);
+            }
+            return -self.shallow(&passed, depth, -beta, -alpha);
+        }
+        let mut best = -SCORE_INF;
+        for x in Bits(moves) {
+            let v = -self.shallow(&R::play(s, x), depth - 1, -beta, -alpha);
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
     }
 
     /// Null-window search: is the score above `alpha`? Returns a fail-soft bound.

@@ -50,6 +50,11 @@ pub const ORDER_PARITY_WEIGHT: i32 = 0;
 pub const SOLVE_EVAL_ORDER_EMPTIES: u32 = 10;
 pub const ORDER_SOLVE_EVAL_WEIGHT: i32 = 6;
 
+/// Empties from which that value is a 1-ply and a 2-ply search on the evaluation instead
+/// of the evaluation itself. Lower: the searches cost more than the ordering saves.
+pub const SOLVE_ORDER_DEPTH1_EMPTIES: u32 = 16;
+pub const SOLVE_ORDER_DEPTH2_EMPTIES: u32 = 22;
+
 /// Moves searched alone at a node before the rest may be split over the threads. One is
 /// the classic young-brothers-wait; more waits until a node looks like an all-node, so
 /// less parallel work is thrown away at cut-nodes whose first move did not cut.

@@ -7,6 +7,7 @@ pub const MPC_MAX_DEPTH: u32 = 12;
 pub const MPC_STAGE_EMPTIES: u32 = 10;
 
 #[rustfmt::skip]
+#[allow(clippy::approx_constant)] // fitted numbers, not constants
 pub const MPC_TABLE: [[[f32; 3]; 7]; 13] = [
     // depth 0
     [

@@ -60,7 +60,7 @@ fn all_eight_symmetries_evaluate_the_same() {
 }
 
 #[test]
-fn random_symmetric_weights_change_the_value() {
+fn shipped_weights_are_not_trivial() {
     // The test above would pass with all-zero tables; make sure these are not.
     let e = Evaluator::new(EvalKind::Pattern);
     let mut rng = Lcg(5);

@@ -5,38 +5,15 @@
 //! Run: `cargo bench --bench movegen`. Each group checks its reference count before
 //! timing, so a wrong kernel cannot look fast.
 
+mod common;
+
+use common::sample_positions;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use volte::bitboard::Bits;
 use volte::board::{self, Position};
 use volte::perft::{perft, perft_variant};
 use volte::rules::{Anti, Othello, Reversi1889, State, Variant};
-
-/// Positions reached by a fixed pseudo-random walk: openings to endgames.
-fn sample_positions() -> Vec<Position> {
-    let mut out = Vec::new();
-    let mut seed = 42u64;
-    for _ in 0..200 {
-        let mut pos = Position::START;
-        loop {
-            let moves = pos.legal_moves();
-            if moves == 0 {
-                if pos.opponent_moves() == 0 {
-                    break;
-                }
-                pos = pos.pass();
-                continue;
-            }
-            out.push(pos);
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let list: Vec<u8> = Bits(moves).collect();
-            pos = pos.play(list[(seed >> 33) as usize % list.len()]);
-        }
-    }
-    out
-}
 
 /// The baseline: perft on `Position` with no rules layer at all.
 fn perft_baseline(pos: &Position, depth: u32) -> u64 {

@@ -366,21 +366,24 @@ fn selfplay_then_train_then_play_with_the_weights() {
     std::fs::create_dir_all(&dir).unwrap();
     let games = dir.join("anti.ggf");
     let games_s = games.to_str().unwrap();
-    let o = volte(&[
-        "selfplay",
-        "--variant",
-        "anti",
-        "--games",
-        "30",
-        "--level",
-        "2",
-        "--solve-empties",
-        "8",
-        "-o",
-        games_s,
-        "-t",
-        "1",
-    ]);
+    let selfplay = |count: &str| {
+        volte(&[
+            "selfplay",
+            "--variant",
+            "anti",
+            "--games",
+            count,
+            "--level",
+            "2",
+            "--solve-empties",
+            "8",
+            "-o",
+            games_s,
+            "-t",
+            "1",
+        ])
+    };
+    let o = selfplay("30");
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
         stdout(&o).contains("30 games (0 already there, 30 played)"),
@@ -389,21 +392,7 @@ fn selfplay_then_train_then_play_with_the_weights() {
     );
     // A rerun asking for more resumes: the first 30 games are kept as they were.
     let before = std::fs::read_to_string(&games).unwrap();
-    let o = volte(&[
-        "selfplay",
-        "--variant",
-        "anti",
-        "--games",
-        "40",
-        "--level",
-        "2",
-        "--solve-empties",
-        "8",
-        "-o",
-        games_s,
-        "-t",
-        "1",
-    ]);
+    let o = selfplay("40");
     assert!(
         stdout(&o).contains("40 games (30 already there, 10 played)"),
         "{}",
@@ -414,43 +403,32 @@ fn selfplay_then_train_then_play_with_the_weights() {
     assert_eq!(after.lines().count(), 40);
 
     let weights = dir.join("anti.vw");
+    let weights_s = weights.to_str().unwrap();
     let cache = dir.join("cache");
-    let o = volte(&[
-        "train",
-        games_s,
-        "--variant",
-        "anti",
-        "--relabel-empties",
-        "8",
-        "--iterations",
-        "5",
-        "--test-every",
-        "4",
-        "-o",
-        weights.to_str().unwrap(),
-        "--cache",
-        cache.to_str().unwrap(),
-    ]);
+    let train = || {
+        volte(&[
+            "train",
+            games_s,
+            "--variant",
+            "anti",
+            "--relabel-empties",
+            "8",
+            "--iterations",
+            "5",
+            "--test-every",
+            "4",
+            "-o",
+            weights_s,
+            "--cache",
+            cache.to_str().unwrap(),
+        ])
+    };
+    let o = train();
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(out.contains("MAE train") && out.contains("wrote"), "{out}");
     // A second run reads the solver labels and the fitted stages from the cache.
-    let o = volte(&[
-        "train",
-        games_s,
-        "--variant",
-        "anti",
-        "--relabel-empties",
-        "8",
-        "--iterations",
-        "5",
-        "--test-every",
-        "4",
-        "-o",
-        weights.to_str().unwrap(),
-        "--cache",
-        cache.to_str().unwrap(),
-    ]);
+    let o = train();
     assert!(stdout(&o).contains("(cached)"), "{}", stdout(&o));
     // The weights drive a search, and a bad file is a one-line error.
     let o = volte(&[
@@ -462,7 +440,7 @@ fn selfplay_then_train_then_play_with_the_weights() {
         "--level",
         "2",
         "--eval-file",
-        weights.to_str().unwrap(),
+        weights_s,
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let bad = temp_file("bad.vw", "VOLTEVAL but then nothing useful");
@@ -473,7 +451,7 @@ fn selfplay_then_train_then_play_with_the_weights() {
         err.contains("not a usable weight file") && err.lines().count() <= 2,
         "{err}"
     );
-    let o = volte(&["train", "/no/such/folder", "-o", weights.to_str().unwrap()]);
+    let o = volte(&["train", "/no/such/folder", "-o", weights_s]);
     assert!(
         !o.status.success() && stderr(&o).contains("does not exist"),
         "{}",

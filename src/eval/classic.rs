@@ -190,29 +190,16 @@ pub fn weights(variant: Variant, n_empties: u32) -> [i32; N_TERMS] {
 #[inline]
 pub fn evaluate<R: Rules>(s: &R::S) -> i32 {
     let pos = R::position(s);
-    let (my_moves, their_moves) = (pos.legal_moves(), pos.opponent_moves());
-    let over = if matches!(R::VARIANT, Variant::Reversi1889) {
-        // Discs in hand can end the game before the board does.
-        R::legal_moves(s) == 0 && R::legal_moves(&R::pass(s)) == 0
-    } else {
-        my_moves == 0 && their_moves == 0
-    };
-    if over {
+    let Some((my_moves, their_moves)) = super::moves_unless_over::<R>(s) else {
         return R::final_score(s);
-    }
+    };
     let t = terms_with_moves(&pos, my_moves, their_moves);
     let w = weights(R::VARIANT, pos.n_empties());
     let mut sum = 0;
     for i in 0..N_TERMS {
         sum += t[i] * w[i];
     }
-    // Round to the nearest disc, symmetrically around zero.
-    let discs = if sum >= 0 {
-        (sum + SCALE / 2) / SCALE
-    } else {
-        -((-sum + SCALE / 2) / SCALE)
-    };
-    discs.clamp(-EVAL_MAX, EVAL_MAX)
+    super::round_scaled(sum, SCALE).clamp(-EVAL_MAX, EVAL_MAX)
 }
 
 #[cfg(test)]

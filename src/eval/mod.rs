@@ -126,16 +126,9 @@ impl Evaluator {
     #[inline]
     fn evaluate_pattern<R: Rules>(&self, s: &R::S) -> i32 {
         let pos = R::position(s);
-        let (my_moves, their_moves) = (pos.legal_moves(), pos.opponent_moves());
-        let over = if matches!(R::VARIANT, Variant::Reversi1889) {
-            // Discs in hand can end the game before the board does.
-            R::legal_moves(s) == 0 && R::legal_moves(&R::pass(s)) == 0
-        } else {
-            my_moves == 0 && their_moves == 0
-        };
-        if over {
+        let Some((my_moves, their_moves)) = moves_unless_over::<R>(s) else {
             return R::final_score(s);
-        }
+        };
         let sum = self.tables[R::VARIANT as usize].sum(&pos, my_moves, their_moves);
         round_scaled(sum, pattern::SCALE).clamp(-EVAL_MAX, EVAL_MAX)
     }
@@ -149,6 +142,20 @@ impl Evaluator {
             Variant::Reversi1889 => self.evaluate::<Reversi1889>(state),
         }
     }
+}
+
+/// Both sides' legal moves on the board of `s`, or `None` when the game is over (in
+/// Reversi 1889 discs in hand can end it before the board does).
+#[inline(always)]
+fn moves_unless_over<R: Rules>(s: &R::S) -> Option<(u64, u64)> {
+    let pos = R::position(s);
+    let (my_moves, their_moves) = (pos.legal_moves(), pos.opponent_moves());
+    let over = if matches!(R::VARIANT, Variant::Reversi1889) {
+        R::legal_moves(s) == 0 && R::legal_moves(&R::pass(s)) == 0
+    } else {
+        my_moves == 0 && their_moves == 0
+    };
+    (!over).then_some((my_moves, their_moves))
 }
 
 /// `sum / scale` rounded to the nearest integer, halves away from zero.

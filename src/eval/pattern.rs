@@ -417,18 +417,13 @@ pub fn canonical() -> Vec<u32> {
             let (pl, op) = (pdep(pb, mask), pdep(ob, mask));
             let mut best = idx;
             for &s in &stabiliser {
-                let i = index_portable(bitboard::symmetry(pl, s), bitboard::symmetry(op, s), mask);
+                let i = index(bitboard::symmetry(pl, s), bitboard::symmetry(op, s), mask);
                 best = best.min(i);
             }
             canon[OFFSETS[p] + idx] = (OFFSETS[p] + best) as u32;
         }
     }
     canon
-}
-
-fn index_portable(player: u64, opponent: u64, mask: u64) -> usize {
-    TERNARY[pext_portable(player, mask) as usize] as usize
-        + 2 * TERNARY[pext_portable(opponent, mask) as usize] as usize
 }
 
 #[cfg(test)]
@@ -480,7 +475,8 @@ mod tests {
                 assert_eq!(pext(p, pattern.mask), pext_portable(p, pattern.mask));
                 assert_eq!(
                     index(p, o, pattern.mask),
-                    index_portable(p, o, pattern.mask)
+                    TERNARY[pext_portable(p, pattern.mask) as usize] as usize
+                        + 2 * TERNARY[pext_portable(o, pattern.mask) as usize] as usize
                 );
                 assert_eq!(
                     pdep(pext_portable(p, pattern.mask), pattern.mask),

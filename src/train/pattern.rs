@@ -126,13 +126,9 @@ fn solved_plies(game: &Game, relabel: u32) -> Vec<usize> {
     game.states()
         .iter()
         .enumerate()
-        .filter(|(_, s)| s.pos.n_empties() <= relabel && !is_over(v, s))
+        .filter(|(_, s)| s.pos.n_empties() <= relabel && !v.is_game_over(s))
         .map(|(i, _)| i)
         .collect()
-}
-
-fn is_over(variant: Variant, s: &State) -> bool {
-    variant.is_game_over(s)
 }
 
 fn label_game(game: &Game, relabel: u32, solver: &Solver) -> GameLabels {
@@ -324,7 +320,7 @@ fn game_rows(game: &Game, labels: &GameLabels, canon: &[u32]) -> Vec<(u8, [u32; 
     let mut solved = labels.solved.iter();
     for (ply, s) in game.states().iter().enumerate() {
         let n = s.pos.n_empties();
-        let over = is_over(v, s);
+        let over = v.is_game_over(s);
         let black = if ply >= labels.first_solved && !over {
             i32::from(*solved.next().expect("one label per solved ply"))
         } else {
@@ -583,7 +579,7 @@ pub fn exact_check(
         if let Some(s) = g
             .states()
             .iter()
-            .find(|s| s.pos.n_empties() == want && !is_over(g.variant(), s))
+            .find(|s| s.pos.n_empties() == want && !g.variant().is_game_over(s))
         {
             picks.push((key ^ u64::from(want), g.variant(), *s));
         }

@@ -103,6 +103,13 @@ pub const fn symmetry_square(square: u8, sym: u8) -> u8 {
     symmetry(1u64 << square, sym).trailing_zeros() as u8
 }
 
+/// The square that maps to `square` under symmetry `sym`:
+/// `inverse_symmetry_square(symmetry_square(x, s), s) == x`.
+#[inline]
+pub const fn inverse_symmetry_square(square: u8, sym: u8) -> u8 {
+    inverse_symmetry(1u64 << square, sym).trailing_zeros() as u8
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,17 +3,19 @@
 //! stopped at any moment from another thread. Protocols and the command line talk to
 //! the engine only through this module.
 
+use crate::book::{self, Book, BookMove, Leaf};
 use crate::eval::Evaluator;
 use crate::game::Game;
 use crate::rules::{Anti, Othello, Reversi1889, Rules, State, Variant};
 use crate::search::Shared;
 use crate::search::control::{Clock, Control, SystemClock};
-use crate::search::driver::{self, Iteration, Plan};
+use crate::search::driver::{self, Iteration, Plan, ResultKind};
 use crate::search::mpc::N_SELECTIVITIES;
 use crate::search::time::{self, GameClock, TimeBudget};
 use crate::search::tt::TranspositionTable;
-use crate::square::Square;
-use std::sync::Arc;
+use crate::square::{Move, Square};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
 /// Highest level.
@@ -69,6 +71,13 @@ pub struct Limits {
     pub only_move: Option<Square>,
     /// Score this many best moves exactly (0 or 1: only the best), as `hint n` asks.
     pub lines: usize,
+    /// Choose among these root moves only (a mask of squares).
+    pub root_moves: Option<u64>,
+    /// With `depth`: solve exactly from this many empties (a level sets its own).
+    pub solve_from: Option<u32>,
+    /// Play from the opening book when the position is in it (to play a game, not to
+    /// analyse one).
+    pub book: bool,
 }
 
 impl Limits {
@@ -90,7 +99,7 @@ impl Limits {
     pub fn plan(&self, n_empties: u32) -> Plan {
         let timed = self.move_time.is_some() || self.clock.is_some();
         let (depth, exact, wld) = match (self.depth, self.level) {
-            (Some(d), _) => (d, 0, 0),
+            (Some(d), _) => (d, self.solve_from.unwrap_or(0), self.solve_from.unwrap_or(0)),
             (None, Some(l)) => {
                 let level = Level::new(l);
                 (level.depth, level.exact_empties, level.wld_empties)
@@ -119,6 +128,7 @@ impl Limits {
             play_forced_at_once: timed,
             only_move: self.only_move.map(Square::index),
             lines: self.lines.max(1),
+            root_moves: self.root_moves,
         }
     }
 }
@@ -129,6 +139,12 @@ pub struct EngineOptions {
     pub hash_mb: usize,
     pub threads: usize,
     pub eval: Evaluator,
+    /// The opening book to play from (`None`: none).
+    pub book: Option<Arc<Book>>,
+    /// Play any book move within this many discs of the best (0: always the best).
+    pub book_randomness: i32,
+    /// Seed of the choices among book moves.
+    pub book_seed: u64,
     /// The clock time limits are measured on (tests use a simulated one).
     pub clock: Arc<dyn Clock>,
 }
@@ -139,9 +155,21 @@ impl Default for EngineOptions {
             hash_mb: 64,
             threads: 1,
             eval: Evaluator::default(),
+            book: None,
+            book_randomness: 0,
+            book_seed: 0,
             clock: Arc::new(SystemClock::default()),
         }
     }
+}
+
+/// Why [`Engine::learn`] learnt nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LearnError {
+    #[error("no opening book of the game's variant to learn into")]
+    NoBook,
+    #[error("learning was interrupted: the book is unchanged")]
+    Stopped,
 }
 
 /// Stops the engine's current search from another thread.
@@ -161,6 +189,9 @@ pub struct Engine {
     eval: Evaluator,
     threads: usize,
     pool: Option<rayon::ThreadPool>,
+    book: RwLock<Option<Arc<Book>>>,
+    book_randomness: i32,
+    book_draws: AtomicU64,
 }
 
 impl Engine {
@@ -180,7 +211,119 @@ impl Engine {
             eval: options.eval,
             threads: if pool.is_some() { threads } else { 1 },
             pool,
+            book: RwLock::new(options.book),
+            book_randomness: options.book_randomness,
+            book_draws: AtomicU64::new(options.book_seed),
         }
+    }
+
+    /// Restarts the random choices among book moves from `seed` (a match seeds each game,
+    /// so that it can be replayed).
+    pub fn set_book_seed(&self, seed: u64) {
+        self.book_draws.store(seed, Ordering::Relaxed);
+    }
+
+    /// The opening book, if any.
+    pub fn book(&self) -> Option<Arc<Book>> {
+        self.book.read().ok().and_then(|b| b.clone())
+    }
+
+    /// The book moves of `state`, best first (empty when it is not in the book).
+    pub fn book_moves(&self, variant: Variant, state: &State) -> Vec<BookMove> {
+        match self.book() {
+            Some(book) if book.variant() == variant && book_applies(variant, state) => {
+                book.moves(state)
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// The book's answer for `state`, as an iteration, when it is in the book.
+    fn book_iteration(&self, variant: Variant, state: &State) -> Option<Iteration> {
+        let book = self.book()?;
+        if book.variant() != variant || !book_applies(variant, state) {
+            return None;
+        }
+        let draw = self.book_draws.fetch_add(1, Ordering::Relaxed);
+        let m = book.choose(state, self.book_randomness, splitmix(draw))?;
+        Some(Iteration {
+            depth: m.depth,
+            probability: 100,
+            kind: ResultKind::Book,
+            score: m.score,
+            best_move: Move::Play(m.square),
+            pv: m.line,
+            nodes: 0,
+            time: Duration::ZERO,
+            lines: Vec::new(),
+        })
+    }
+
+    /// Searches the leaf of a book position: the best of the moves in `mask` to `depth`
+    /// plies, solved exactly from `solve_from` empties.
+    pub fn search_leaf(
+        &self,
+        variant: Variant,
+        state: &State,
+        mask: u64,
+        depth: u32,
+        solve_from: u32,
+    ) -> Leaf {
+        if mask == 0 {
+            return Leaf::NONE;
+        }
+        let limits = Limits {
+            depth: Some(depth),
+            solve_from: Some(solve_from),
+            root_moves: Some(mask),
+            ..Limits::default()
+        };
+        match self.think(variant, state, &limits, &mut |_| {}) {
+            Some(Iteration {
+                best_move: Move::Play(sq),
+                score,
+                depth,
+                kind,
+                ..
+            }) => Leaf {
+                mv: book::normalise_square(&state.pos, sq.index()),
+                score: score.clamp(-64, 64) as i8,
+                depth: depth.min(255) as u8,
+                exact: kind == ResultKind::Exact,
+            },
+            _ => Leaf::NONE,
+        }
+    }
+
+    /// Adds `game`'s first `plies` plies to the book and searches the leaves that changed
+    /// (to `depth`, exact from `solve_from` empties). Returns the positions added and the
+    /// leaves searched. When stopped ([`StopHandle`]) the book is left as it was.
+    pub fn learn(
+        &self,
+        game: &Game,
+        plies: usize,
+        depth: u32,
+        solve_from: u32,
+    ) -> Result<(usize, usize), LearnError> {
+        let mut book = match self.book() {
+            Some(b) if b.variant() == game.variant() => (*b).clone(),
+            _ => return Err(LearnError::NoBook),
+        };
+        let (added, _) = book.learn(std::slice::from_ref(game), plies, 1);
+        let stale = book.stale(0);
+        for key in &stale {
+            let (state, mask) = book.leaf_moves(*key);
+            let leaf = self.search_leaf(book.variant(), &state, mask, depth, solve_from);
+            if self.control.stopped() {
+                return Err(LearnError::Stopped);
+            }
+            book.set_leaf(*key, leaf);
+        }
+        book.backup();
+        if let Ok(mut slot) = self.book.write() {
+            *slot = Some(Arc::new(book));
+        }
+        Ok((added, stale.len()))
     }
 
     /// A handle that stops the running search (the engine answers with what it has).
@@ -218,6 +361,12 @@ impl Engine {
         limits: &Limits,
         on_iteration: &mut (dyn FnMut(&Iteration) + Send),
     ) -> Option<Iteration> {
+        if limits.book
+            && let Some(it) = self.book_iteration(variant, state)
+        {
+            on_iteration(&it);
+            return Some(it);
+        }
         match variant {
             Variant::Othello => self.think_generic::<Othello>(&state.pos, limits, on_iteration),
             Variant::Anti => self.think_generic::<Anti>(&state.pos, limits, on_iteration),
@@ -248,4 +397,18 @@ impl Engine {
             None => run(),
         }
     }
+}
+
+/// True when the book's positions stand for `state`: always in Othello and Anti; in
+/// Reversi 1889 when the disc supply is the one the board implies (no pass yet).
+fn book_applies(variant: Variant, state: &State) -> bool {
+    variant != Variant::Reversi1889 || State::from_position(state.pos) == *state
+}
+
+/// A well-mixed 64-bit number from a counter.
+fn splitmix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }

@@ -11,6 +11,8 @@ pub mod arena;
 pub mod bench;
 pub mod bitboard;
 pub mod board;
+pub mod book;
+pub mod bookbuild;
 pub mod calibrate;
 pub mod cli;
 pub mod engine;

@@ -42,6 +42,10 @@ pub struct PlayOptions {
     pub hash_mb: usize,
     pub threads: usize,
     pub eval: crate::eval::Evaluator,
+    /// The opening book volte plays from (`None`: none).
+    pub book: Option<std::sync::Arc<crate::book::Book>>,
+    /// Book moves within this many discs of the best are played at random.
+    pub book_randomness: i32,
 }
 
 const HELP: &str = "\
@@ -77,6 +81,11 @@ pub fn run(
             hash_mb: options.hash_mb,
             threads: options.threads,
             eval: options.eval,
+            book: options.book,
+            book_randomness: options.book_randomness,
+            book_seed: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64),
             ..EngineOptions::default()
         }),
         game,
@@ -213,7 +222,10 @@ impl<W: Write> Session<'_, W> {
             self.game.play(Move::Pass).expect("a forced pass is legal");
             return Ok(());
         }
-        let limits = self.limits();
+        let limits = Limits {
+            book: true,
+            ..self.limits()
+        };
         let Some(it) = self.engine.think_game(&self.game, &limits, &mut |_| {}) else {
             return Ok(());
         };
@@ -248,7 +260,10 @@ impl<W: Write> Session<'_, W> {
             "help" | "?" => writeln!(self.out, "{HELP}")?,
             "undo" => self.undo()?,
             "hint" => {
-                let limits = self.limits();
+                let limits = Limits {
+                    book: true,
+                    ..self.limits()
+                };
                 if let Some(it) = self.engine.think_game(&self.game, &limits, &mut |_| {}) {
                     let pv: Vec<String> = it.pv.iter().map(|m| m.to_string()).collect();
                     writeln!(
@@ -398,5 +413,6 @@ fn describe_depth(it: &crate::search::driver::Iteration) -> String {
         ResultKind::WinLossDraw => "win/loss/draw".to_string(),
         ResultKind::ProbableSolve => format!("solved at {}%", it.probability),
         ResultKind::Midgame => format!("depth {}", it.depth),
+        ResultKind::Book => format!("book, depth {}", it.depth),
     }
 }

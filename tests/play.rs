@@ -24,6 +24,8 @@ fn session(input: &str, game: Game, seats: Seats, level: u32) -> String {
             hash_mb: 4,
             threads: 1,
             eval: Default::default(),
+            book: None,
+            book_randomness: 0,
         },
     )
     .unwrap();

@@ -31,6 +31,10 @@ pub struct BuiltinSpec {
     pub weights: Option<std::sync::Arc<crate::eval::PatternWeights>>,
     pub hash_mb: usize,
     pub threads: usize,
+    /// The opening book it plays from (`book=shipped` or `book=FILE`; none by default).
+    pub book: Option<std::sync::Arc<crate::book::Book>>,
+    /// Book moves within this many discs of the best are played at random.
+    pub book_randomness: i32,
     /// True when the spec sets its own depth, level, time or nodes.
     pub limited: bool,
 }
@@ -145,6 +149,8 @@ impl FromStr for BuiltinSpec {
             weights: None,
             hash_mb: 64,
             threads: 1,
+            book: None,
+            book_randomness: 0,
             limited: false,
         };
         let mut limited = false;
@@ -189,12 +195,26 @@ impl FromStr for BuiltinSpec {
                         .map_err(|e| format!("{e:#}"))?;
                     spec.weights = Some(std::sync::Arc::new(w));
                 }
+                "book" => {
+                    spec.book = match value {
+                        "none" => None,
+                        "shipped" => Some(
+                            crate::book::Book::shipped(Variant::Othello)
+                                .ok_or("volte was built without a book")?,
+                        ),
+                        path => Some(std::sync::Arc::new(
+                            crate::book::Book::load(std::path::Path::new(path))
+                                .map_err(|e| format!("{e:#}"))?,
+                        )),
+                    }
+                }
+                "bookrandom" => spec.book_randomness = number("bookrandom")?.min(128) as i32,
                 "hash" => spec.hash_mb = number("hash")?.clamp(1, 1 << 16) as usize,
                 "threads" => spec.threads = number("threads")?.clamp(1, 256) as usize,
                 other => {
                     return Err(format!(
                         "unknown key '{other}' (known: name, depth, level, time, nodes, \
-                         selectivity, eval, evalfile, hash, threads)"
+                         selectivity, eval, evalfile, book, bookrandom, hash, threads)"
                     ));
                 }
             }
@@ -340,6 +360,7 @@ impl Player {
                 } else if let Some(t) = tc.move_time {
                     limits.move_time = Some(t);
                 }
+                limits.book = true;
                 let it = engine
                     .think_game(game, &limits, &mut |_| {})
                     .ok_or_else(|| Forfeit::Protocol("no move in a running game".to_string()))?;
@@ -350,6 +371,12 @@ impl Player {
                 })
             }
             Player::External(p) => p.choose(game, tc, clocks, deadline),
+        }
+    }
+
+    fn seed_book(&self, seed: u64) {
+        if let Player::Builtin(engine, _) = self {
+            engine.set_book_seed(seed);
         }
     }
 
@@ -620,6 +647,10 @@ pub fn run_match(
                     if decided.load(Ordering::Relaxed) {
                         return None;
                     }
+                    // Book choices depend only on the game, not on which thread plays it.
+                    let seed = (opening as u64) << 1 | u64::from(first_is_black);
+                    a.seed_book(seed);
+                    b.seed_book(seed ^ 0x5EED_0000_0000);
                     let (game, forfeit) = if first_is_black {
                         play_game(&openings[opening], [a, b], tc)
                     } else {
@@ -675,6 +706,8 @@ pub fn build_engine(spec: &BuiltinSpec) -> Engine {
             Some(w) => crate::eval::Evaluator::with_weights(w.clone()),
             None => crate::eval::Evaluator::new(spec.eval),
         },
+        book: spec.book.clone(),
+        book_randomness: spec.book_randomness,
         ..EngineOptions::default()
     })
 }

@@ -47,6 +47,7 @@ fn kind_mark(a: &PlyAnalysis) -> String {
         ResultKind::ProbableSolve => format!("end@{}%", a.probability),
         ResultKind::Midgame if a.probability < 100 => format!("d{}@{}%", a.depth, a.probability),
         ResultKind::Midgame => format!("d{}", a.depth),
+        ResultKind::Book => "book".to_string(),
     }
 }
 

@@ -17,7 +17,9 @@ pub struct MatchArgs {
     /// An engine, given twice (the first is the one the results are for). Built-in:
     /// `key=value` pairs `depth`, `level`, `time` (s per move), `nodes`, `selectivity`
     /// (0-5), `eval` (pattern or classic), `evalfile` (a weight file from `volte train`),
-    /// `hash` (MiB), `threads`, `name`, e.g. `name=d8,depth=8`. External:
+    /// `hash` (MiB), `threads`, `name`, `book` (`shipped` or a book file: play from it;
+    /// none by default), `bookrandom` (play book moves within this many discs of the
+    /// best at random), e.g. `name=d8,depth=8`. External:
     /// `name=ntest,proto=nboard,cmd=./ntest,dir=/opt/ntest` (`proto` nboard or gtp; the
     /// command is split on whitespace, no shell; optional `depth`).
     #[arg(long = "engine", required = true, num_args = 1, action = clap::ArgAction::Append)]
@@ -30,6 +32,10 @@ pub struct MatchArgs {
     /// Use random openings of this many plies instead of a file.
     #[arg(long)]
     pub random_plies: Option<usize>,
+    /// Start every game from the start position (for engines that vary their play,
+    /// e.g. with `bookrandom`).
+    #[arg(long, conflicts_with_all = ["openings", "random_plies"])]
+    pub from_start: bool,
     /// Number of games (twice the number of openings used).
     #[arg(long, short, default_value_t = 100)]
     pub games: usize,
@@ -119,6 +125,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
     }
     let pairs = args.games.div_ceil(2).max(1);
     let openings = match (&args.openings, args.random_plies) {
+        _ if args.from_start => vec![crate::game::Game::new(args.variant); pairs],
         (Some(_), Some(_)) => bail!("give --openings or --random-plies, not both"),
         (None, random) if random.is_some() || args.variant == Variant::Reversi1889 => {
             let plies = random.unwrap_or(8);

@@ -3,6 +3,7 @@
 
 mod analyze;
 mod bench;
+mod book;
 mod calibrate;
 mod matches;
 mod solve;
@@ -116,6 +117,11 @@ pub enum Command {
     /// test split; prints the error per stage. `scripts/train.sh` reproduces the shipped
     /// weights. Use the result with `--eval-file`.
     Train(train::TrainArgs),
+    /// Build, grow, show and count opening books.
+    ///
+    /// The shipped book (`book/othello.vbk`, embedded) was made with `learn` and `build`;
+    /// `book/README.md` says how. Example: `volte book show f5d6`.
+    Book(book::BookArgs),
     /// Play volte against itself to make training games (GGF, one a line).
     ///
     /// Each game opens with random moves, continues at a shallow level and ends with
@@ -191,6 +197,8 @@ pub struct PlayArgs {
     pub hash_mb: usize,
     #[command(flatten)]
     pub eval: EvalArgs,
+    #[command(flatten)]
+    pub book: BookUseArgs,
 }
 
 /// Options of the protocol loops.
@@ -211,6 +219,37 @@ pub struct ProtocolArgs {
     pub variant: Variant,
     #[command(flatten)]
     pub eval: EvalArgs,
+    #[command(flatten)]
+    pub book: BookUseArgs,
+}
+
+/// The opening-book options of the commands that play.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct BookUseArgs {
+    /// Opening book to play from (a file from `volte book`; default: the shipped book).
+    /// NBoard's `learn` saves the games it learns into this file.
+    #[arg(long, value_name = "FILE")]
+    pub book: Option<std::path::PathBuf>,
+    /// Play without an opening book.
+    #[arg(long, conflicts_with = "book")]
+    pub no_book: bool,
+    /// Play a random book move among those within this many discs of the best (for
+    /// varied games; 0 = always the best).
+    #[arg(long, default_value_t = 0, value_name = "DISCS")]
+    pub book_randomness: i32,
+}
+
+impl BookUseArgs {
+    /// The book these options ask for.
+    pub fn book(&self) -> anyhow::Result<Option<std::sync::Arc<crate::book::Book>>> {
+        if self.no_book {
+            return Ok(None);
+        }
+        match &self.book {
+            Some(path) => Ok(Some(std::sync::Arc::new(crate::book::Book::load(path)?))),
+            None => Ok(crate::book::Book::shipped(Variant::Othello)),
+        }
+    }
 }
 
 /// The evaluation options of every command that searches.
@@ -242,6 +281,7 @@ impl Default for ProtocolArgs {
             hash_mb: o.hash_mb,
             variant: o.variant,
             eval: EvalArgs::default(),
+            book: BookUseArgs::default(),
         }
     }
 }
@@ -254,6 +294,9 @@ impl ProtocolArgs {
             hash_mb: self.hash_mb.max(1),
             variant: self.variant,
             eval: self.eval.evaluator()?,
+            book: self.book.book()?,
+            book_path: self.book.book.clone(),
+            book_randomness: self.book.book_randomness.max(0),
         })
     }
 }
@@ -339,6 +382,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Play(args) => run_play(&args),
         Command::FitClassic(args) => run_fit_classic(&args),
         Command::Train(args) => train::run(args),
+        Command::Book(args) => book::run(args),
         Command::Selfplay(args) => train::run_selfplay(args),
         Command::Nboard(args) => run_protocol(false, &args),
         Command::Gtp(args) => run_protocol(true, &args),
@@ -385,6 +429,8 @@ fn run_play(args: &PlayArgs) -> Result<()> {
         hash_mb: args.hash_mb.max(1),
         threads: args.threads.max(1),
         eval: args.eval.evaluator()?,
+        book: args.book.book()?,
+        book_randomness: args.book.book_randomness.max(0),
     };
     let mut input = std::io::stdin().lock();
     let mut output = std::io::stdout().lock();

@@ -146,6 +146,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         },
         all_moves: args.all_moves,
         threads: args.threads.max(1),
+        ..SolveOptions::default()
     };
     let bar = std::io::stderr().is_terminal().then(|| {
         let bar = indicatif::ProgressBar::new(problems.len() as u64);

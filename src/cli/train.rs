@@ -64,7 +64,7 @@ pub struct TrainArgs {
 }
 
 /// Progress on stderr: a bar on a terminal, otherwise a line every 10% (for logs).
-struct CliProgress {
+pub(crate) struct CliProgress {
     bar: Mutex<Option<indicatif::ProgressBar>>,
     phase: Mutex<String>,
     total: AtomicU64,
@@ -74,7 +74,7 @@ struct CliProgress {
 }
 
 impl CliProgress {
-    fn new() -> CliProgress {
+    pub(crate) fn new() -> CliProgress {
         CliProgress {
             bar: Mutex::new(None),
             phase: Mutex::new(String::new()),

@@ -416,7 +416,10 @@ impl Session {
             }
             return Some(Ok("pass".to_string()));
         }
-        let limits = self.limits();
+        let limits = Limits {
+            book: true,
+            ..self.limits()
+        };
         let engine = Arc::clone(&self.engine);
         let game = self.game.clone();
         if !commit {

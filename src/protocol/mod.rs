@@ -27,6 +27,12 @@ pub struct ProtocolOptions {
     pub hash_mb: usize,
     pub variant: Variant,
     pub eval: Evaluator,
+    /// The opening book to play from (`None`: none).
+    pub book: Option<Arc<crate::book::Book>>,
+    /// Where `learn` saves the book (`None`: learnt games stay in memory).
+    pub book_path: Option<std::path::PathBuf>,
+    /// Book moves within this many discs of the best are played at random.
+    pub book_randomness: i32,
 }
 
 impl Default for ProtocolOptions {
@@ -37,6 +43,9 @@ impl Default for ProtocolOptions {
             hash_mb: 256,
             variant: Variant::Othello,
             eval: Evaluator::default(),
+            book: None,
+            book_path: None,
+            book_randomness: 0,
         }
     }
 }
@@ -47,6 +56,11 @@ impl ProtocolOptions {
             hash_mb: self.hash_mb,
             threads: self.threads,
             eval: self.eval.clone(),
+            book: self.book.clone(),
+            book_randomness: self.book_randomness,
+            book_seed: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64),
             ..EngineOptions::default()
         })
     }

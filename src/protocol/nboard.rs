@@ -21,7 +21,7 @@ pub fn depth_text(it: &Iteration) -> String {
         ResultKind::Exact => "100%".to_string(),
         ResultKind::WinLossDraw => "100%W".to_string(),
         ResultKind::ProbableSolve => format!("{}%", it.probability),
-        ResultKind::Midgame => it.depth.to_string(),
+        ResultKind::Midgame | ResultKind::Book => it.depth.to_string(),
     }
 }
 
@@ -53,7 +53,14 @@ struct Session {
     background: Background,
     /// Set to abandon a running `analyze` between positions.
     cancel: Arc<AtomicBool>,
+    /// Where `learn` saves the book.
+    book_path: Option<std::path::PathBuf>,
 }
+
+/// Plies of a game NBoard's `learn` adds to the book.
+pub const LEARN_PLIES: usize = 30;
+/// Empties from which `learn` solves the leaves exactly.
+pub const LEARN_SOLVE_FROM: u32 = 24;
 
 /// Runs the NBoard loop until `quit` or the end of the input.
 pub fn run(input: impl BufRead, output: Box<dyn Write + Send>, options: ProtocolOptions) {
@@ -66,6 +73,7 @@ pub fn run(input: impl BufRead, output: Box<dyn Write + Send>, options: Protocol
         contempt: 0,
         out: Output::new(output),
         cancel: Arc::new(AtomicBool::new(false)),
+        book_path: options.book_path.clone(),
     };
     let mut input = input;
     let mut buf = Vec::new();
@@ -135,8 +143,7 @@ impl Session {
             }
             "learn" => {
                 self.halt();
-                self.status("volte has no opening book yet: the game was not learned");
-                self.out.line("learned");
+                self.learn();
             }
             _ => self.status(&format!("unknown command '{}'", truncate(cmd))),
         }
@@ -207,6 +214,7 @@ impl Session {
         }
         let mut limits = self.limits();
         limits.clock = game_clock(&self.game, self.game.side_to_move());
+        limits.book = true;
         let (engine, game, out) = (
             Arc::clone(&self.engine),
             self.game.clone(),
@@ -234,6 +242,31 @@ impl Session {
             self.status("the game is over");
             return;
         }
+        // In the book: its moves at once, as `book` lines, and no search.
+        let mut state = *self.game.current();
+        let mut prefix = String::new();
+        if self.game.legal_moves() == 0 {
+            state = state.pass();
+            prefix.push_str("PA");
+        }
+        let book = self.engine.book_moves(self.game.variant(), &state);
+        if !book.is_empty() {
+            for m in book.iter().take(n) {
+                let depth = if m.exact {
+                    "100%".to_string()
+                } else {
+                    m.depth.to_string()
+                };
+                let score = if prefix.is_empty() { m.score } else { -m.score };
+                self.out.line(&format!(
+                    "book {prefix}{} {score} {} {depth}",
+                    pv_text(&m.line),
+                    m.games
+                ));
+            }
+            self.out.line("status");
+            return;
+        }
         let limits = Limits {
             lines: n,
             ..self.limits()
@@ -259,6 +292,38 @@ impl Session {
                 ));
             }
             out.line("status");
+        });
+    }
+
+    /// Adds the game to the book (its first [`LEARN_PLIES`] plies, leaves searched at the
+    /// session's level), saves the book when it came from a file, and replies `learned`.
+    fn learn(&mut self) {
+        let (engine, game, out) = (
+            Arc::clone(&self.engine),
+            self.game.clone(),
+            self.out.clone(),
+        );
+        let (level, path) = (self.level, self.book_path.clone());
+        out.line("status learning");
+        self.background.spawn(move || {
+            let depth = crate::engine::Level::new(level).depth;
+            match engine.learn(&game, LEARN_PLIES, depth, LEARN_SOLVE_FROM) {
+                Err(e) => out.line(&format!("status {e}")),
+                Ok((added, searched)) => {
+                    let saved = match (&path, engine.book()) {
+                        (Some(p), Some(book)) => match book.save(p) {
+                            Ok(()) => format!("saved to {}", p.display()),
+                            Err(e) => format!("not saved: {e:#}"),
+                        },
+                        _ => "kept for this session (start volte with --book FILE to keep it)"
+                            .to_string(),
+                    };
+                    out.line(&format!(
+                        "status learned: {added} positions added, {searched} searched, {saved}"
+                    ));
+                }
+            }
+            out.line("learned");
         });
     }
 

@@ -33,6 +33,8 @@ pub enum ResultKind {
     Exact,
     /// Only the sign of the final score is proven.
     WinLossDraw,
+    /// A move from the opening book (its depth and score are the book's).
+    Book,
     /// Searched to the end of the game with probable cuts (`probability` says how sure).
     ProbableSolve,
 }
@@ -86,6 +88,8 @@ pub struct Plan {
     pub only_move: Option<u8>,
     /// How many best moves to score exactly (1: only the best).
     pub lines: usize,
+    /// The root moves to choose among (a mask; `None`: all legal moves).
+    pub root_moves: Option<u64>,
 }
 
 /// Searches `s` by the plan; `on_iteration` sees each finished iteration. The control in
@@ -116,6 +120,10 @@ pub(crate) fn think<R: Rules>(
         .filter(|&x| x < 64 && moves & (1u64 << x) != 0)
     {
         return Some(think_move::<R>(shared, s, x, plan, start, on_iteration));
+    }
+    let moves = moves & plan.root_moves.unwrap_or(u64::MAX);
+    if moves == 0 {
+        return None;
     }
     let n = R::position(s).n_empties();
     let mut w = MidWorker::<R>::new(shared, None, 0);
@@ -252,6 +260,7 @@ pub(crate) fn think<R: Rules>(
             mode,
             all_moves: plan.lines > 1,
             threads: shared.threads,
+            root_moves: plan.root_moves.unwrap_or(u64::MAX),
         };
         let result = endgame::root::<R>(shared, s, &options);
         if !control.stopped()
@@ -324,6 +333,7 @@ fn think_move<R: Rules>(
     let child_plan = Plan {
         depth: plan.depth.saturating_sub(1),
         only_move: None,
+        root_moves: None,
         play_forced_at_once: false,
         ..*plan
     };

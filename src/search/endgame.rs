@@ -36,6 +36,8 @@ pub struct SolveOptions {
     pub all_moves: bool,
     /// Threads to search with (1 = sequential).
     pub threads: usize,
+    /// The root moves to choose among (a mask of squares; all legal moves by default).
+    pub root_moves: u64,
 }
 
 impl Default for SolveOptions {
@@ -44,6 +46,7 @@ impl Default for SolveOptions {
             mode: SolveMode::Exact,
             all_moves: false,
             threads: 1,
+            root_moves: u64::MAX,
         }
     }
 }
@@ -661,7 +664,14 @@ pub(crate) fn root<R: Rules>(shared: &Shared<'_>, s: &R::S, options: &SolveOptio
         return result;
     }
 
-    if options.all_moves {
+    let restricted = moves & options.root_moves != moves;
+    let moves = moves & options.root_moves;
+    if moves == 0 {
+        w.flush();
+        result.nodes = w.nodes;
+        return result;
+    }
+    if options.all_moves || restricted {
         let mut scores: Vec<(Move, i32)> = Vec::new();
         for x in Bits(moves) {
             let next = R::play(s, x);

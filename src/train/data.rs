@@ -113,6 +113,16 @@ fn read_text(path: &Path) -> Result<String> {
 /// order) for `variant`: games of other variants, unfinished games, unreadable records and
 /// repeats of a game already read are skipped and counted.
 pub fn read_games(inputs: &[PathBuf], variant: Variant) -> Result<GameSet> {
+    read(inputs, variant, true)
+}
+
+/// Reads every game or line of `inputs` for `variant` as [`read_games`] does, keeping
+/// unfinished ones too (opening lists, games cut short).
+pub fn read_lines(inputs: &[PathBuf], variant: Variant) -> Result<GameSet> {
+    read(inputs, variant, false)
+}
+
+fn read(inputs: &[PathBuf], variant: Variant, finished_only: bool) -> Result<GameSet> {
     let mut set = GameSet::default();
     let mut seen = HashSet::new();
     for path in expand(inputs)? {
@@ -154,7 +164,11 @@ pub fn read_games(inputs: &[PathBuf], variant: Variant) -> Result<GameSet> {
         let (mut kept, mut skipped) = (0, 0);
         for game in records {
             match game {
-                Some(g) if g.variant() == variant && g.is_over() && seen.insert(game_key(&g)) => {
+                Some(g)
+                    if g.variant() == variant
+                        && (g.is_over() || !finished_only)
+                        && seen.insert(game_key(&g)) =>
+                {
                     set.games.push(g);
                     kept += 1;
                 }
@@ -164,7 +178,8 @@ pub fn read_games(inputs: &[PathBuf], variant: Variant) -> Result<GameSet> {
         set.files.push((path, kept, skipped));
     }
     if set.games.is_empty() {
-        bail!("no finished {variant} games in the inputs");
+        let finished = if finished_only { "finished " } else { "" };
+        bail!("no {finished}{variant} games in the inputs");
     }
     Ok(set)
 }

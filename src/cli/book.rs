@@ -1,0 +1,331 @@
+//! `volte book build | learn | show | stats`.
+
+use super::EvalArgs;
+use super::train::CliProgress;
+use crate::book::{Book, Key, normalise};
+use crate::bookbuild::{self, SearchOptions};
+use crate::rules::Variant;
+use crate::square::Move;
+use anyhow::{Result, bail};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+#[derive(clap::Args, Debug)]
+pub struct BookArgs {
+    #[command(subcommand)]
+    pub command: BookCommand,
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum BookCommand {
+    /// Grow a book by its own searches (creates BOOK when it does not exist).
+    ///
+    /// First searches every leaf that needs it (new positions, leaves whose move joined
+    /// the book, leaves shallower than --depth: rerun with a larger --depth to deepen a
+    /// book), then adds --expand positions best first: the leaves of the lines that lose
+    /// the fewest discs against the book's best play (at most --margin in all) and, among
+    /// equals, the most played. Saved after every batch: interrupt it at any time and run
+    /// the same command again to go on.
+    Build(BuildArgs),
+    /// Add games or opening lines to a book and search the positions they bring.
+    ///
+    /// FILES are WTHOR .wtb (and the .tsv export), Logistello .gam(.gz), GGF or
+    /// transcript files (.txt, one line each, e.g. the XOT list), or folders of them. The
+    /// first --plies plies of each are added wherever at least --min-games of them pass;
+    /// every position counts the games through it. Then the leaves that changed are
+    /// searched as `build` does.
+    Learn(LearnArgs),
+    /// Show the book moves of a position with their scores, depth, games and lines.
+    Show(ShowArgs),
+    /// Count a book's positions by ply and its leaves by search depth.
+    Stats(StatsArgs),
+}
+
+/// How the leaves are searched.
+#[derive(clap::Args, Debug, Clone)]
+pub struct BookSearchArgs {
+    /// Midgame depth of each leaf search (plies).
+    #[arg(long, default_value_t = 14)]
+    pub depth: u32,
+    /// Solve leaves exactly from this many empties.
+    #[arg(long, default_value_t = 24)]
+    pub solve_from: u32,
+    /// Searches run at once (one thread each).
+    #[arg(long, short, default_value_t = default_threads())]
+    pub threads: usize,
+    /// Transposition table of each search, in MB.
+    #[arg(long, default_value_t = 32)]
+    pub hash_mb: usize,
+    #[command(flatten)]
+    pub eval: EvalArgs,
+}
+
+fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+impl BookSearchArgs {
+    fn options(&self) -> Result<SearchOptions> {
+        if !(1..=60).contains(&self.depth) {
+            bail!("--depth must be 1-60");
+        }
+        Ok(SearchOptions {
+            depth: self.depth,
+            solve_from: self.solve_from,
+            threads: self.threads.max(1),
+            hash_mb: self.hash_mb.max(1),
+            eval: self.eval.evaluator()?,
+            ..SearchOptions::default()
+        })
+    }
+}
+
+#[derive(clap::Args, Debug)]
+pub struct BuildArgs {
+    /// The book file to grow (created when it does not exist).
+    pub book: PathBuf,
+    /// Positions to add by best-first expansion after the pending searches.
+    #[arg(long, default_value_t = 0)]
+    pub expand: usize,
+    /// Expand only lines within this many discs (in all) of the book's best play.
+    #[arg(long, default_value_t = 4)]
+    pub margin: i32,
+    /// Expand only positions before this ply.
+    #[arg(long, default_value_t = 30)]
+    pub max_ply: u32,
+    /// Rules of a new book: othello, anti or reversi1889 (an existing book keeps its own).
+    #[arg(long, short, default_value = "othello")]
+    pub variant: Variant,
+    #[command(flatten)]
+    pub search: BookSearchArgs,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct LearnArgs {
+    /// The book file (created when it does not exist).
+    pub book: PathBuf,
+    /// Game files or folders.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Plies of each game to add.
+    #[arg(long, default_value_t = 10)]
+    pub plies: usize,
+    /// Add a position only when at least this many games (or lines) pass through it.
+    #[arg(long, default_value_t = 1)]
+    pub min_games: u32,
+    /// Rules of a new book and of transcripts: othello, anti or reversi1889.
+    #[arg(long, short, default_value = "othello")]
+    pub variant: Variant,
+    #[command(flatten)]
+    pub search: BookSearchArgs,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct ShowArgs {
+    /// A position (`"<64 cells> X"`), a transcript from the start (`f5d6c3`), a GGF game or
+    /// a file holding one; the start position when absent.
+    #[arg(allow_hyphen_values = true)]
+    pub position: Option<String>,
+    /// The book (default: the one volte ships for the variant).
+    #[arg(long)]
+    pub book: Option<PathBuf>,
+    /// Rules: othello, anti or reversi1889.
+    #[arg(long, short, default_value = "othello")]
+    pub variant: Variant,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct StatsArgs {
+    /// The book (default: the one volte ships for the variant).
+    pub book: Option<PathBuf>,
+    /// Rules of the shipped book to count.
+    #[arg(long, short, default_value = "othello")]
+    pub variant: Variant,
+}
+
+pub fn run(args: BookArgs) -> Result<()> {
+    match args.command {
+        BookCommand::Build(a) => run_build(a),
+        BookCommand::Learn(a) => run_learn(a),
+        BookCommand::Show(a) => run_show(a),
+        BookCommand::Stats(a) => run_stats(a),
+    }
+}
+
+/// The book at `path`, or a new one holding the start position.
+fn open_or_create(path: &Path, variant: Variant) -> Result<Book> {
+    if path.exists() {
+        let book = Book::load(path)?;
+        if book.variant() != variant {
+            bail!(
+                "{} is a {} book; pass --variant {} to grow it",
+                path.display(),
+                book.variant(),
+                book.variant()
+            );
+        }
+        eprintln!("{}: {} positions", path.display(), book.len());
+        Ok(book)
+    } else {
+        let mut book = Book::new(variant);
+        book.insert(book.root());
+        eprintln!("{}: new {variant} book", path.display());
+        Ok(book)
+    }
+}
+
+fn run_build(args: BuildArgs) -> Result<()> {
+    let options = args.search.options()?;
+    let mut book = open_or_create(&args.book, args.variant)?;
+    let progress = CliProgress::new();
+    let t = Instant::now();
+    let searched = bookbuild::search_stale(&mut book, Some(&args.book), &options, &progress)?;
+    let report = bookbuild::expand(
+        &mut book,
+        Some(&args.book),
+        args.expand,
+        args.margin,
+        args.max_ply,
+        &options,
+        &progress,
+    )?;
+    book.save(&args.book)?;
+    println!(
+        "{}: {} positions; {} leaves searched, {} positions added by expansion ({} searches), {:.0} s",
+        args.book.display(),
+        book.len(),
+        searched,
+        report.added,
+        report.searches,
+        t.elapsed().as_secs_f64()
+    );
+    if report.added < args.expand {
+        println!(
+            "no more leaves within {} discs before ply {}",
+            args.margin, args.max_ply
+        );
+    }
+    Ok(())
+}
+
+fn run_learn(args: LearnArgs) -> Result<()> {
+    let options = args.search.options()?;
+    let mut book = open_or_create(&args.book, args.variant)?;
+    let set = crate::train::data::read_lines(&args.files, book.variant())?;
+    for (path, kept, skipped) in &set.files {
+        eprintln!("{}: {kept} games read, {skipped} skipped", path.display());
+    }
+    let (added, used) = book.learn(&set.games, args.plies, args.min_games);
+    println!(
+        "{used} games from the start position; {added} positions added (first {} plies, at least {} games each)",
+        args.plies, args.min_games
+    );
+    book.save(&args.book)?;
+    let progress = CliProgress::new();
+    let t = Instant::now();
+    let searched = bookbuild::search_stale(&mut book, Some(&args.book), &options, &progress)?;
+    book.save(&args.book)?;
+    println!(
+        "{}: {} positions; {searched} leaves searched, {:.0} s",
+        args.book.display(),
+        book.len(),
+        t.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// The book a read-only command uses: the file given, or the shipped one.
+fn chosen_book(path: Option<&Path>, variant: Variant) -> Result<(Book, String)> {
+    match path {
+        Some(p) => Ok((Book::load(p)?, p.display().to_string())),
+        None => match Book::shipped(variant) {
+            Some(b) => Ok((b.as_ref().clone(), format!("shipped {variant} book"))),
+            None => bail!("volte ships no {variant} book; pass --book FILE"),
+        },
+    }
+}
+
+fn run_show(args: ShowArgs) -> Result<()> {
+    let (book, name) = chosen_book(args.book.as_deref(), args.variant)?;
+    let game = match &args.position {
+        Some(text) => super::parse_game_input(text, book.variant())?,
+        None => crate::game::Game::new(book.variant()),
+    };
+    print!("{}", game.render());
+    let mut state = *game.current();
+    let mut passed = false;
+    if book.variant().legal_moves(&state) == 0 {
+        if game.is_over() {
+            println!("The game is over.");
+            return Ok(());
+        }
+        state = state.pass();
+        passed = true;
+    }
+    let moves = book.moves(&state);
+    if moves.is_empty() {
+        println!("Not in the {name} ({} positions).", book.len());
+        return Ok(());
+    }
+    let (key, _) = normalise(&state.pos);
+    let games = book.get(&key).map_or(0, |e| e.games);
+    println!(
+        "{name}: {}{} games through this position",
+        if passed { "after the forced pass, " } else { "" },
+        games
+    );
+    println!("move  score  depth  games  line");
+    for m in &moves {
+        let depth = if m.exact {
+            "exact".to_string()
+        } else {
+            m.depth.to_string()
+        };
+        let line: String = m.line.iter().map(|mv: &Move| mv.to_string()).collect();
+        println!(
+            "{:<4}  {:>+5}  {:>5}  {:>5}  {}{}",
+            m.square.to_string(),
+            m.score,
+            depth,
+            m.games,
+            line,
+            if m.is_leaf { "  (leaf: searched, not in the book)" } else { "" }
+        );
+    }
+    Ok(())
+}
+
+fn run_stats(args: StatsArgs) -> Result<()> {
+    let (book, name) = chosen_book(args.book.as_deref(), args.variant)?;
+    let s = book.stats();
+    println!("{name}: {} book, {} positions", book.variant(), s.positions);
+    println!("ply  positions");
+    for (ply, n) in s.by_ply.iter().enumerate().filter(|(_, n)| **n > 0) {
+        println!("{ply:>3}  {n:>9}");
+    }
+    println!("leaf depth  leaves");
+    for (d, n) in &s.leaves_by_depth {
+        println!("{d:>10}  {n:>6}");
+    }
+    if s.exact_leaves > 0 {
+        println!("{:>10}  {:>6}", "exact", s.exact_leaves);
+    }
+    println!(
+        "positions with every move in the book: {}; leaves not searched yet: {}",
+        s.closed, s.stale
+    );
+    let root: Key = book.root();
+    let start = book.variant().start_state();
+    if let Some(v) = book.get(&root).and_then(|e| e.value) {
+        let line: String = book
+            .principal_line(&start, 60)
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
+        println!(
+            "start position: {:+} for the side to move, {} games; book line {line}",
+            v.score, s.games_at_root
+        );
+    }
+    Ok(())
+}

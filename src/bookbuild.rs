@@ -43,7 +43,12 @@ impl Default for SearchOptions {
 }
 
 /// Searches the leaves of `keys` on `options.threads` threads; results in key order.
-fn search_leaves(book: &Book, keys: &[Key], options: &SearchOptions, progress: &dyn Progress) -> Vec<(Key, Leaf)> {
+fn search_leaves(
+    book: &Book,
+    keys: &[Key],
+    options: &SearchOptions,
+    progress: &dyn Progress,
+) -> Vec<(Key, Leaf)> {
     let next = AtomicUsize::new(0);
     let results = Mutex::new(Vec::with_capacity(keys.len()));
     let threads = options.threads.clamp(1, keys.len().max(1));

@@ -99,7 +99,11 @@ impl Limits {
     pub fn plan(&self, n_empties: u32) -> Plan {
         let timed = self.move_time.is_some() || self.clock.is_some();
         let (depth, exact, wld) = match (self.depth, self.level) {
-            (Some(d), _) => (d, self.solve_from.unwrap_or(0), self.solve_from.unwrap_or(0)),
+            (Some(d), _) => (
+                d,
+                self.solve_from.unwrap_or(0),
+                self.solve_from.unwrap_or(0),
+            ),
             (None, Some(l)) => {
                 let level = Level::new(l);
                 (level.depth, level.exact_empties, level.wld_empties)
@@ -295,11 +299,14 @@ impl Engine {
         }
     }
 
-    /// Adds `game`'s first `plies` plies to the book and searches the leaves that changed
-    /// (to `depth`, exact from `solve_from` empties). Returns the positions added and the
-    /// leaves searched. When stopped ([`StopHandle`]) the book is left as it was.
+    /// Adds `game`'s first `plies` plies to the book and has `searcher` (this engine or
+    /// another one, so that learning can go on while this one plays) search the leaves
+    /// that changed (to `depth`, exact from `solve_from` empties). Returns the positions
+    /// added and the leaves searched. When the searcher is stopped the book is left as
+    /// it was.
     pub fn learn(
         &self,
+        searcher: &Engine,
         game: &Game,
         plies: usize,
         depth: u32,
@@ -313,8 +320,8 @@ impl Engine {
         let stale = book.stale(0);
         for key in &stale {
             let (state, mask) = book.leaf_moves(*key);
-            let leaf = self.search_leaf(book.variant(), &state, mask, depth, solve_from);
-            if self.control.stopped() {
+            let leaf = searcher.search_leaf(book.variant(), &state, mask, depth, solve_from);
+            if searcher.control.stopped() {
                 return Err(LearnError::Stopped);
             }
             book.set_leaf(*key, leaf);

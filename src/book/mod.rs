@@ -16,10 +16,10 @@ mod file;
 
 pub use file::{BookFileError, FORMAT_VERSION, MAGIC};
 
+use crate::bitboard::{Bits, inverse_symmetry_square};
 use crate::board::Position;
 use crate::game::Game;
 use crate::rules::{State, Variant};
-use crate::bitboard::{Bits, inverse_symmetry_square};
 use crate::square::{Move, Square};
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
@@ -408,13 +408,10 @@ impl Book {
                     exact: true,
                 }),
                 Child::Node { key: c, same_side } => {
-                    self.entries
-                        .get(&c)
-                        .and_then(|e| e.value)
-                        .map(|v| Value {
-                            score: if same_side { v.score } else { -v.score },
-                            ..v
-                        })
+                    self.entries.get(&c).and_then(|e| e.value).map(|v| Value {
+                        score: if same_side { v.score } else { -v.score },
+                        ..v
+                    })
                 }
             };
             if let Some(v) = v
@@ -479,8 +476,7 @@ impl Book {
             }
         }
         if let Some(leaf) = entry.leaf.filter(|l| l.mv != NO_MOVE) {
-            let square =
-                Square::from_index(inverse_symmetry_square(leaf.mv, sym));
+            let square = Square::from_index(inverse_symmetry_square(leaf.mv, sym));
             out.push(BookMove {
                 square,
                 score: i32::from(leaf.score),
@@ -653,7 +649,8 @@ impl Book {
         };
         let mut depths: HashMap<u8, usize> = HashMap::new();
         for (key, e) in &self.entries {
-            let ply = ((key.player | key.opponent).count_ones() as usize).saturating_sub(start_discs);
+            let ply =
+                ((key.player | key.opponent).count_ones() as usize).saturating_sub(start_discs);
             if s.by_ply.len() <= ply {
                 s.by_ply.resize(ply + 1, 0);
             }

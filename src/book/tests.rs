@@ -169,7 +169,10 @@ fn file_round_trip_keeps_every_entry() {
 #[test]
 fn bad_files_are_refused() {
     let good = small_book().to_bytes();
-    assert_eq!(Book::from_bytes(b"VOLTEVAL...."), Err(BookFileError::NotBook));
+    assert_eq!(
+        Book::from_bytes(b"VOLTEVAL...."),
+        Err(BookFileError::NotBook)
+    );
     assert_eq!(Book::from_bytes(&good[..10]), Err(BookFileError::Truncated));
     let mut v = good.clone();
     v[8] = 9;
@@ -179,16 +182,25 @@ fn bad_files_are_refused() {
     assert_eq!(Book::from_bytes(&v), Err(BookFileError::Variant(7)));
     let mut v = good.clone();
     v[12] += 1;
-    assert!(matches!(Book::from_bytes(&v), Err(BookFileError::Corrupt(_))));
+    assert!(matches!(
+        Book::from_bytes(&v),
+        Err(BookFileError::Corrupt(_))
+    ));
     let mut v = good.clone();
     let last = v.len() - 6;
     v[last] ^= 0x40;
-    assert!(matches!(Book::from_bytes(&v), Err(BookFileError::Corrupt(_))));
+    assert!(matches!(
+        Book::from_bytes(&v),
+        Err(BookFileError::Corrupt(_))
+    ));
     // An entry that is not in its normal orientation.
     let mut book = Book::new(Variant::Othello);
     let s = state_after("f5d6");
     let (key, sym) = normalise(&s.pos);
-    assert_ne!(sym, 0, "the test needs a position that is not already normal");
+    assert_ne!(
+        sym, 0,
+        "the test needs a position that is not already normal"
+    );
     book.insert_entry(
         Key {
             player: s.pos.player,

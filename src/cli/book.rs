@@ -158,7 +158,7 @@ fn open_or_create(path: &Path, variant: Variant) -> Result<Book> {
         let book = Book::load(path)?;
         if book.variant() != variant {
             bail!(
-                "{} is a {} book; pass --variant {} to grow it",
+                "{} is a book for {}; pass --variant {} to grow it",
                 path.display(),
                 book.variant(),
                 book.variant()
@@ -271,7 +271,11 @@ fn run_show(args: ShowArgs) -> Result<()> {
     let games = book.get(&key).map_or(0, |e| e.games);
     println!(
         "{name}: {}{} games through this position",
-        if passed { "after the forced pass, " } else { "" },
+        if passed {
+            "after the forced pass, "
+        } else {
+            ""
+        },
         games
     );
     println!("move  score  depth  games  line");
@@ -289,7 +293,11 @@ fn run_show(args: ShowArgs) -> Result<()> {
             depth,
             m.games,
             line,
-            if m.is_leaf { "  (leaf: searched, not in the book)" } else { "" }
+            if m.is_leaf {
+                "  (leaf: searched, not in the book)"
+            } else {
+                ""
+            }
         );
     }
     Ok(())

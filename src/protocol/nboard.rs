@@ -55,6 +55,10 @@ struct Session {
     cancel: Arc<AtomicBool>,
     /// Where `learn` saves the book.
     book_path: Option<std::path::PathBuf>,
+    /// The engine options, for the engine that learns.
+    options: ProtocolOptions,
+    /// The running `learn`, which neither `ping` nor a new game stops.
+    learner: Option<std::thread::JoinHandle<()>>,
 }
 
 /// Plies of a game NBoard's `learn` adds to the book.
@@ -74,6 +78,8 @@ pub fn run(input: impl BufRead, output: Box<dyn Write + Send>, options: Protocol
         out: Output::new(output),
         cancel: Arc::new(AtomicBool::new(false)),
         book_path: options.book_path.clone(),
+        options: options.clone(),
+        learner: None,
     };
     let mut input = input;
     let mut buf = Vec::new();
@@ -83,6 +89,10 @@ pub fn run(input: impl BufRead, output: Box<dyn Write + Send>, options: Protocol
         }
     }
     session.halt();
+    // A game being learnt is finished and saved before volte exits.
+    if let Some(learner) = session.learner.take() {
+        let _ = learner.join();
+    }
 }
 
 impl Session {
@@ -296,18 +306,28 @@ impl Session {
     }
 
     /// Adds the game to the book (its first [`LEARN_PLIES`] plies, leaves searched at the
-    /// session's level), saves the book when it came from a file, and replies `learned`.
+    /// session's level by an engine of its own, so that play goes on meanwhile), saves the
+    /// book when it came from a file, and replies `learned`. One game is learnt at a time.
     fn learn(&mut self) {
+        if let Some(previous) = self.learner.take() {
+            let _ = previous.join();
+        }
         let (engine, game, out) = (
             Arc::clone(&self.engine),
             self.game.clone(),
             self.out.clone(),
         );
         let (level, path) = (self.level, self.book_path.clone());
+        let searcher = ProtocolOptions {
+            threads: 1,
+            hash_mb: self.options.hash_mb.min(64),
+            ..self.options.clone()
+        }
+        .engine();
         out.line("status learning");
-        self.background.spawn(move || {
+        self.learner = Some(std::thread::spawn(move || {
             let depth = crate::engine::Level::new(level).depth;
-            match engine.learn(&game, LEARN_PLIES, depth, LEARN_SOLVE_FROM) {
+            match engine.learn(&searcher, &game, LEARN_PLIES, depth, LEARN_SOLVE_FROM) {
                 Err(e) => out.line(&format!("status {e}")),
                 Ok((added, searched)) => {
                     let saved = match (&path, engine.book()) {
@@ -324,7 +344,7 @@ impl Session {
                 }
             }
             out.line("learned");
-        });
+        }));
     }
 
     /// Retrograde analysis: the score of every position from the last back to the first.

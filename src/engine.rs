@@ -369,6 +369,8 @@ impl Engine {
         on_iteration: &mut (dyn FnMut(&Iteration) + Send),
     ) -> Option<Iteration> {
         if limits.book
+            && limits.only_move.is_none()
+            && limits.root_moves.is_none()
             && let Some(it) = self.book_iteration(variant, state)
         {
             on_iteration(&it);

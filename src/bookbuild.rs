@@ -7,7 +7,7 @@
 use crate::book::{Book, Key, Leaf};
 use crate::engine::{Engine, EngineOptions};
 use crate::eval::Evaluator;
-use crate::train::Progress;
+use crate::progress::{Progress, Quiet};
 use anyhow::Result;
 use std::path::Path;
 use std::sync::Mutex;
@@ -149,7 +149,7 @@ pub fn expand(
         }
         book.invalidate_linked_leaves();
         let stale = book.stale(0);
-        for (key, leaf) in search_leaves(book, &stale, options, &crate::train::Quiet) {
+        for (key, leaf) in search_leaves(book, &stale, options, &Quiet) {
             book.set_leaf(key, leaf);
         }
         report.added += added;

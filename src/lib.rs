@@ -1,9 +1,9 @@
 //! volte: an Othello/Reversi engine — Othello, Anti and Reversi 1889.
 //!
 //! Layers, lowest first (a module imports only from the layers below it):
-//! [`square`] and [`bitboard`]; [`board`], [`rules`], [`stability`] and [`game`];
-//! [`formats`]; [`eval`] and [`perft`]; [`search`]; [`engine`]; [`analysis`], [`arena`],
-//! [`bench`], [`calibrate`], [`train`] and [`selfplay`]; [`protocol`] and [`play`];
+//! [`square`], [`bitboard`] and [`progress`]; [`board`], [`rules`], [`stability`] and [`game`];
+//! [`formats`]; [`eval`], [`book`] and [`perft`]; [`search`]; [`engine`]; [`analysis`], [`arena`],
+//! [`bench`], [`calibrate`], [`train`], [`selfplay`] and [`bookbuild`]; [`protocol`] and [`play`];
 //! [`cli`].
 
 pub mod analysis;
@@ -21,6 +21,7 @@ pub mod formats;
 pub mod game;
 pub mod perft;
 pub mod play;
+pub mod progress;
 pub mod protocol;
 pub mod rules;
 pub mod search;

@@ -13,10 +13,10 @@ use volte::bookbuild::{self, SearchOptions};
 use volte::engine::{Engine, EngineOptions, Limits};
 use volte::formats::transcript;
 use volte::game::Game;
+use volte::progress::Quiet;
 use volte::protocol::{ProtocolOptions, nboard};
 use volte::rules::Variant;
 use volte::search::driver::ResultKind;
-use volte::train::Quiet;
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("volte-book-{}-{name}", std::process::id()));

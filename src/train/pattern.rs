@@ -66,21 +66,7 @@ impl Default for TrainOptions {
     }
 }
 
-/// Progress of a long phase: `start(phase, total)` then `tick(n)` as work finishes.
-pub trait Progress: Sync {
-    fn start(&self, phase: &str, total: u64);
-    fn tick(&self, n: u64);
-    fn finish(&self);
-}
-
-/// No progress reports.
-pub struct Quiet;
-
-impl Progress for Quiet {
-    fn start(&self, _: &str, _: u64) {}
-    fn tick(&self, _: u64) {}
-    fn finish(&self) {}
-}
+pub use crate::progress::{Progress, Quiet};
 
 /// Errors of one stage.
 #[derive(Clone, Copy, Debug, Default)]

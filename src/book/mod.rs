@@ -300,9 +300,13 @@ impl Book {
         let mut v: Vec<Key> = self
             .entries
             .iter()
-            .filter(|(_, e)| match e.leaf {
+            .filter(|(k, e)| match e.leaf {
                 None => true,
-                Some(l) => l.mv != NO_MOVE && !l.exact && l.depth < min_depth,
+                // A search goes no deeper than the empties of its position.
+                Some(l) => {
+                    let reachable = min_depth.min(k.position().n_empties() as u8);
+                    l.mv != NO_MOVE && !l.exact && l.depth < reachable
+                }
             })
             .map(|(k, _)| *k)
             .collect();

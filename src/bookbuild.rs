@@ -70,7 +70,7 @@ fn search_leaves(
                         book.variant(),
                         &state,
                         mask,
-                        options.depth,
+                        book.leaf_depth(key, options.depth),
                         options.solve_from,
                     );
                     results.lock().expect("lock").push((key, leaf));

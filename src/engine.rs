@@ -14,7 +14,7 @@ use crate::search::mpc::N_SELECTIVITIES;
 use crate::search::time::{self, GameClock, TimeBudget};
 use crate::search::tt::TranspositionTable;
 use crate::square::{Move, Square};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
@@ -145,7 +145,9 @@ pub struct EngineOptions {
     pub eval: Evaluator,
     /// The opening book to play from (`None`: none).
     pub book: Option<Arc<Book>>,
-    /// Play any book move within this many discs of the best (0: always the best).
+    /// Book randomness: play any book move within this many discs of the best, as long
+    /// as the discs given away so far in the game add up to at most this many (0: always
+    /// the best).
     pub book_randomness: i32,
     /// Seed of the choices among book moves.
     pub book_seed: u64,
@@ -196,6 +198,8 @@ pub struct Engine {
     book: RwLock<Option<Arc<Book>>>,
     book_randomness: i32,
     book_draws: AtomicU64,
+    /// Discs given away by random book choices in this game.
+    book_spent: AtomicI32,
 }
 
 impl Engine {
@@ -218,6 +222,7 @@ impl Engine {
             book: RwLock::new(options.book),
             book_randomness: options.book_randomness,
             book_draws: AtomicU64::new(options.book_seed),
+            book_spent: AtomicI32::new(0),
         }
     }
 
@@ -249,7 +254,9 @@ impl Engine {
             return None;
         }
         let draw = self.book_draws.fetch_add(1, Ordering::Relaxed);
-        let m = book.choose(state, self.book_randomness, splitmix(draw))?;
+        let left = self.book_randomness - self.book_spent.load(Ordering::Relaxed);
+        let (m, given_away) = book.choose(state, left.max(0), splitmix(draw))?;
+        self.book_spent.fetch_add(given_away, Ordering::Relaxed);
         Some(Iteration {
             depth: m.depth,
             probability: 100,
@@ -320,6 +327,7 @@ impl Engine {
         let stale = book.stale(0);
         for key in &stale {
             let (state, mask) = book.leaf_moves(*key);
+            let depth = book.leaf_depth(*key, depth);
             let leaf = searcher.search_leaf(book.variant(), &state, mask, depth, solve_from);
             if searcher.control.stopped() {
                 return Err(LearnError::Stopped);
@@ -338,8 +346,14 @@ impl Engine {
         StopHandle(Arc::clone(&self.control))
     }
 
-    /// Forgets everything learnt in earlier searches.
+    /// A new game: random book choices may again give away up to the randomness.
+    pub fn new_game(&self) {
+        self.book_spent.store(0, Ordering::Relaxed);
+    }
+
+    /// Forgets everything learnt in earlier searches, for a new game.
     pub fn clear(&self) {
+        self.new_game();
         self.tt.clear();
     }
 

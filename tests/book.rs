@@ -265,3 +265,39 @@ fn the_shipped_book_answers_at_once_and_covers_the_xot_openings() {
     }
     assert!(checked > 90_000);
 }
+
+#[test]
+fn book_randomness_gives_away_at_most_its_discs_in_a_game() {
+    let book = Book::shipped(Variant::Othello).expect("volte ships an Othello book");
+    let engine = Engine::new(EngineOptions {
+        hash_mb: 1,
+        book: Some(book.clone()),
+        book_randomness: 2,
+        ..EngineOptions::default()
+    });
+    let limits = Limits {
+        book: true,
+        ..Limits::depth(1)
+    };
+    let mut lines = std::collections::HashSet::new();
+    for seed in 0..30 {
+        engine.set_book_seed(seed);
+        engine.new_game();
+        let mut game = Game::new(Variant::Othello);
+        let mut given_away = 0;
+        loop {
+            let moves = book.moves(game.current());
+            let Some(best) = moves.first().map(|m| m.score) else {
+                break;
+            };
+            let it = engine.think_game(&game, &limits, &mut |_| {}).unwrap();
+            assert_eq!(it.kind, ResultKind::Book);
+            given_away += best - it.score;
+            game.play(it.best_move).unwrap();
+        }
+        assert!(given_away <= 2, "seed {seed}: {given_away} discs given away");
+        assert!(game.moves().len() >= 8, "{}", game.transcript());
+        lines.insert(game.transcript());
+    }
+    assert!(lines.len() >= 10, "varied games: {lines:?}");
+}

@@ -294,18 +294,47 @@ impl Book {
         linked.len()
     }
 
+    /// Plies from the variant's start to `key`.
+    pub fn ply(&self, key: Key) -> u32 {
+        let start = self.variant.start_position().occupied().count_ones();
+        (key.player | key.opponent).count_ones().saturating_sub(start)
+    }
+
+    /// The depth to search the leaf of `key` for a book of depth `depth`: `depth`, or one
+    /// less where needed for every search to end on a ply of the same parity. A search's
+    /// score leans towards the side that moved last before its horizon (that side chose
+    /// its best-looking move by the evaluation alone); with all horizons on plies of one
+    /// parity the lean is the same for every leaf, so the negamax compares like with
+    /// like. (Leaves searched from neighbouring plies to the same depth differ in lean by
+    /// some discs, and the back-up then favours whichever lines end on the lucky parity.)
+    pub fn leaf_depth(&self, key: Key, depth: u32) -> u32 {
+        let depth = depth.max(1);
+        if (self.ply(key) + depth) % 2 == 0 {
+            depth
+        } else {
+            depth.saturating_sub(1).max(1)
+        }
+    }
+
     /// The positions whose leaf needs a search (`min_depth`: also the leaves searched less
-    /// deeply than that, unless exact), in key order.
+    /// deeply than [`Book::leaf_depth`] for it, or to a horizon of the other parity,
+    /// unless exact), in key order.
     pub fn stale(&self, min_depth: u8) -> Vec<Key> {
         let mut v: Vec<Key> = self
             .entries
             .iter()
             .filter(|(k, e)| match e.leaf {
                 None => true,
+                Some(l) if l.mv == NO_MOVE || l.exact || min_depth == 0 => false,
                 // A search goes no deeper than the empties of its position.
                 Some(l) => {
-                    let reachable = min_depth.min(k.position().n_empties() as u8);
-                    l.mv != NO_MOVE && !l.exact && l.depth < reachable
+                    let empties = k.position().n_empties();
+                    let wanted = self.leaf_depth(**k, u32::from(min_depth));
+                    let reachable = wanted.min(empties);
+                    let wrong_parity = (self.ply(**k) + u32::from(l.depth)) % 2
+                        != (self.ply(**k) + wanted) % 2
+                        && u32::from(l.depth) < empties;
+                    u32::from(l.depth) < reachable || wrong_parity
                 }
             })
             .map(|(k, _)| *k)
@@ -554,9 +583,10 @@ impl Book {
     }
 
     /// A move to play from `state`: among the book moves within `margin` discs of the
-    /// best, one picked by `random` (a number used modulo the count; 0 = the best).
-    /// `None` when the position is not in the book.
-    pub fn choose(&self, state: &State, margin: i32, random: u64) -> Option<BookMove> {
+    /// best, one picked by `random` (a number used modulo the count; 0 = the best), with
+    /// the discs it gives away against the best. `None` when the position is not in the
+    /// book.
+    pub fn choose(&self, state: &State, margin: i32, random: u64) -> Option<(BookMove, i32)> {
         let moves = self.moves(state);
         let best = moves.first()?.score;
         let close: Vec<&BookMove> = moves
@@ -564,7 +594,7 @@ impl Book {
             .filter(|m| m.score >= best - margin.max(0))
             .collect();
         let pick = (random % close.len() as u64) as usize;
-        Some(close[pick].clone())
+        Some((close[pick].clone(), best - close[pick].score))
     }
 
     /// Positions whose leaf is worth adding to the book, best first, for a best-first

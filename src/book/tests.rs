@@ -267,13 +267,13 @@ fn choose_keeps_to_the_margin() {
     book.backup();
     let s = state_after("f5");
     for r in 0..20 {
-        let m = book.choose(&s, 0, r).unwrap();
+        let m = book.choose(&s, 0, r).unwrap().0;
         assert_eq!(m.square.to_string(), "d6");
-        let m = book.choose(&s, 2, r).unwrap();
+        let m = book.choose(&s, 2, r).unwrap().0;
         assert!(["d6", "f4"].contains(&m.square.to_string().as_str()));
     }
     let picked: std::collections::HashSet<String> = (0..20)
-        .map(|r| book.choose(&s, 10, r).unwrap().square.to_string())
+        .map(|r| book.choose(&s, 10, r).unwrap().0.square.to_string())
         .collect();
     assert_eq!(picked.len(), 3);
     assert!(book.choose(&state_after("f5d6c3"), 10, 0).is_none());
@@ -301,4 +301,28 @@ fn a_move_that_ends_the_game_is_scored_exactly() {
     let moves = book.moves(&state);
     assert_eq!(moves.len(), 1);
     assert!(moves[0].exact);
+}
+
+#[test]
+fn leaves_are_searched_to_horizons_of_one_parity() {
+    let mut book = small_book();
+    // The start is ply 0, f5 ply 1, f5d6 ply 2.
+    assert_eq!(book.ply(book.root()), 0);
+    assert_eq!(book.leaf_depth(book.root(), 16), 16);
+    assert_eq!(book.leaf_depth(key_after("f5"), 16), 15);
+    assert_eq!(book.leaf_depth(key_after("f5d6"), 16), 16);
+    assert_eq!(book.leaf_depth(key_after("f5d6"), 15), 14);
+    // small_book's leaves are depth 10 at ply 2 (f5d6, f5f4, f5f6) and ply 1 (f5).
+    book.set_leaf(key_after("f5"), Leaf::NONE);
+    assert!(book.stale(10).is_empty(), "depth 10 at ply 2 is right");
+    // Deepening to 12 re-searches them all; at 11 a ply-2 leaf wants 10 (11 brought
+    // down to its parity), which it has.
+    assert_eq!(book.stale(12).len(), 3);
+    assert!(book.stale(11).is_empty());
+    // A leaf of the wrong parity is stale even when deep enough.
+    let (k, mut l) = leaf("f5d6", "c3", 2);
+    l.depth = 11;
+    book.set_leaf(k, l);
+    assert_eq!(book.stale(10), vec![k]);
+    assert_eq!(book.stale(0), Vec::<Key>::new());
 }

@@ -174,6 +174,11 @@ impl Session {
                             || game.start() != self.game.start()
                         {
                             self.engine.clear();
+                        } else if !game.states().starts_with(self.game.states())
+                            && !self.game.states().starts_with(game.states())
+                        {
+                            // Not the same game going on or taken back: a new one.
+                            self.engine.new_game();
                         }
                         self.game = game;
                     }

@@ -295,7 +295,10 @@ fn book_randomness_gives_away_at_most_its_discs_in_a_game() {
             given_away += best - it.score;
             game.play(it.best_move).unwrap();
         }
-        assert!(given_away <= 2, "seed {seed}: {given_away} discs given away");
+        assert!(
+            given_away <= 2,
+            "seed {seed}: {given_away} discs given away"
+        );
         assert!(game.moves().len() >= 8, "{}", game.transcript());
         lines.insert(game.transcript());
     }

@@ -297,7 +297,9 @@ impl Book {
     /// Plies from the variant's start to `key`.
     pub fn ply(&self, key: Key) -> u32 {
         let start = self.variant.start_position().occupied().count_ones();
-        (key.player | key.opponent).count_ones().saturating_sub(start)
+        (key.player | key.opponent)
+            .count_ones()
+            .saturating_sub(start)
     }
 
     /// The depth to search the leaf of `key` for a book of depth `depth`: `depth`, or one
@@ -309,7 +311,7 @@ impl Book {
     /// some discs, and the back-up then favours whichever lines end on the lucky parity.)
     pub fn leaf_depth(&self, key: Key, depth: u32) -> u32 {
         let depth = depth.max(1);
-        if (self.ply(key) + depth) % 2 == 0 {
+        if (self.ply(key) + depth).is_multiple_of(2) {
             depth
         } else {
             depth.saturating_sub(1).max(1)

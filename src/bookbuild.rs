@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 /// How the leaves are searched.
 #[derive(Clone)]
 pub struct SearchOptions {
-    /// Midgame depth of each leaf search (plies).
+    /// Midgame depth of each leaf search (plies; see [`Book::leaf_depth`]).
     pub depth: u32,
     /// Solve exactly from this many empties.
     pub solve_from: u32,
@@ -32,7 +32,7 @@ pub struct SearchOptions {
 impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions {
-            depth: 14,
+            depth: 16,
             solve_from: 24,
             threads: 1,
             hash_mb: 32,

@@ -154,7 +154,8 @@ fn nboard_hint_shows_book_lines_and_learn_saves_the_game() {
             f[2].parse::<i32>().is_ok() && f[3].parse::<u32>().is_ok(),
             "{l}"
         );
-        assert_eq!(f[4], "3", "{l}");
+        // Leaves are 3 plies deep, 2 from odd plies.
+        assert!(f[4] == "3" || f[4] == "2", "{l}");
     }
     assert!(
         !out.contains("search "),

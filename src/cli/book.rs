@@ -44,8 +44,9 @@ pub enum BookCommand {
 /// How the leaves are searched.
 #[derive(clap::Args, Debug, Clone)]
 pub struct BookSearchArgs {
-    /// Midgame depth of each leaf search (plies).
-    #[arg(long, default_value_t = 14)]
+    /// Midgame depth of each leaf search (plies; one less from positions at an odd ply,
+    /// so that every search ends on a ply of the same parity).
+    #[arg(long, default_value_t = 16)]
     pub depth: u32,
     /// Solve leaves exactly from this many empties.
     #[arg(long, default_value_t = 24)]

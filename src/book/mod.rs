@@ -427,6 +427,27 @@ impl Book {
         }
     }
 
+    /// What playing `x` in `state` (a key's state) leads to, and its value for the side
+    /// to move: exact when the move ends the game, the child's value (negated unless the
+    /// opponent must pass) when the child is in the book with a value, else `None`.
+    fn move_value(&self, state: &State, x: u8) -> (Child, Option<Value>) {
+        let c = child(self.variant, state, x);
+        let v = match c {
+            Child::End(score) => Some(Value {
+                score,
+                depth: 0,
+                exact: true,
+            }),
+            Child::Node { key, same_side } => {
+                self.entries.get(&key).and_then(|e| e.value).map(|v| Value {
+                    score: if same_side { v.score } else { -v.score },
+                    ..v
+                })
+            }
+        };
+        (c, v)
+    }
+
     fn value_from_children(&self, key: Key) -> Option<Value> {
         let entry = self.entries.get(&key)?;
         let mut best: Option<Value> = entry.leaf.filter(|l| l.mv != NO_MOVE).map(|l| Value {
@@ -436,20 +457,7 @@ impl Book {
         });
         let state = key_state(key);
         for x in Bits(self.variant.legal_moves(&state)) {
-            let v = match child(self.variant, &state, x) {
-                Child::End(score) => Some(Value {
-                    score,
-                    depth: 0,
-                    exact: true,
-                }),
-                Child::Node { key: c, same_side } => {
-                    self.entries.get(&c).and_then(|e| e.value).map(|v| Value {
-                        score: if same_side { v.score } else { -v.score },
-                        ..v
-                    })
-                }
-            };
-            if let Some(v) = v
+            if let (_, Some(v)) = self.move_value(&state, x)
                 && best.is_none_or(|b| v.score > b.score)
             {
                 best = Some(v);
@@ -551,15 +559,7 @@ impl Book {
             let kstate = key_state(key);
             let mut best: Option<u8> = None;
             for x in Bits(self.variant.legal_moves(&kstate)) {
-                let v = match child(self.variant, &kstate, x) {
-                    Child::End(s) => Some(s),
-                    Child::Node { key: c, same_side } => self
-                        .entries
-                        .get(&c)
-                        .and_then(|e| e.value)
-                        .map(|v| if same_side { v.score } else { -v.score }),
-                };
-                if v == Some(value.score) {
+                if self.move_value(&kstate, x).1.map(|v| v.score) == Some(value.score) {
                     best = Some(x);
                     break;
                 }
@@ -625,15 +625,8 @@ impl Book {
             let value = i32::from(value.score);
             let state = key_state(key);
             for x in Bits(self.variant.legal_moves(&state)) {
-                if let Child::Node { key: c, same_side } = child(self.variant, &state, x)
-                    && let Some(v) = self.entries.get(&c).and_then(|e| e.value)
-                {
-                    let mv = if same_side {
-                        i32::from(v.score)
-                    } else {
-                        -i32::from(v.score)
-                    };
-                    let e = err + (value - mv);
+                if let (Child::Node { key: c, .. }, Some(v)) = self.move_value(&state, x) {
+                    let e = err + (value - i32::from(v.score));
                     if e <= margin {
                         let slot = error.entry(c).or_insert(i32::MAX);
                         *slot = (*slot).min(e);

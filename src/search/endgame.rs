@@ -174,10 +174,20 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
         n: u32,
         passed: bool,
     ) -> i32 {
-        self.nodes += 1;
-        if n == 1 {
-            return R::last_empty_score(s, empties.trailing_zeros() as u8);
+        match n {
+            1 => {
+                self.nodes += 1;
+                return R::last_empty_score(s, empties.trailing_zeros() as u8);
+            }
+            2 => {
+                let x1 = empties.trailing_zeros() as u8;
+                let x2 = (63 - empties.leading_zeros()) as u8;
+                return self.solve2(s, alpha, beta, x1, x2, passed);
+            }
+            3 => return self.solve3(s, alpha, beta, empties, passed),
+            _ => {}
         }
+        self.nodes += 1;
         let odd = odd_quadrants(empties);
         let mut best = -SCORE_INF;
         for set in [empties & odd, empties & !odd] {
@@ -205,20 +215,103 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
         best
     }
 
+    /// The last two empty squares, `x1` before `x2` (the order [`Worker::small`] would
+    /// try them in: with two empties, by index).
+    #[inline(always)]
+    fn solve2(&mut self, s: &R::S, alpha: i32, beta: i32, x1: u8, x2: u8, passed: bool) -> i32 {
+        self.nodes += 1;
+        let mut best = -SCORE_INF;
+        if let Some(next) = R::try_play(s, x1) {
+            self.nodes += 1;
+            best = -R::last_empty_score(&next, x2);
+            if best >= beta {
+                return best;
+            }
+        }
+        if let Some(next) = R::try_play(s, x2) {
+            self.nodes += 1;
+            let v = -R::last_empty_score(&next, x1);
+            return v.max(best);
+        }
+        if best > -SCORE_INF {
+            return best;
+        }
+        if passed {
+            return R::final_score(s);
+        }
+        -self.solve2(&R::pass(s), -beta, -alpha, x1, x2, true)
+    }
+
+    /// The last three empty squares, in parity order: a square alone in its quadrant
+    /// before two sharing one, then by index (as [`Worker::small`] orders them).
+    fn solve3(&mut self, s: &R::S, alpha: i32, beta: i32, empties: u64, passed: bool) -> i32 {
+        self.nodes += 1;
+        let odd = odd_quadrants(empties);
+        let first = empties & odd;
+        let mut order = [0u8; 3];
+        for (k, x) in Bits(first).chain(Bits(empties & !first)).enumerate() {
+            order[k] = x;
+        }
+        let mut alpha = alpha;
+        let mut best = -SCORE_INF;
+        for i in 0..3 {
+            let x = order[i];
+            if let Some(next) = R::try_play(s, x) {
+                // The two squares left, by index.
+                let (a, b) = match i {
+                    0 => (order[1], order[2]),
+                    1 => (order[0], order[2]),
+                    _ => (order[0], order[1]),
+                };
+                let (a, b) = if a < b { (a, b) } else { (b, a) };
+                let v = -self.solve2(&next, -beta, -alpha, a, b, false);
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        alpha = v;
+                        if v >= beta {
+                            return best;
+                        }
+                    }
+                }
+            }
+        }
+        if best > -SCORE_INF {
+            return best;
+        }
+        if passed {
+            return R::final_score(s);
+        }
+        -self.solve3(&R::pass(s), -beta, -alpha, empties, true)
+    }
+
     /// Generates the legal moves of `s` with their next states and ordering keys.
     #[inline]
     fn generate(&mut self, s: &R::S, moves: u64, n: u32, tt_move: u8, list: &mut MoveList<R::S>) {
-        let odd = odd_quadrants(!R::position(s).occupied());
         for x in Bits(moves) {
-            let next = R::play(s, x);
+            list.push(Candidate {
+                square: x,
+                next: R::play(s, x),
+                key: 0,
+            });
+        }
+        self.order(s, n, tt_move, list.as_mut_slice());
+    }
+
+    /// Gives every candidate its ordering key (the table move first).
+    #[inline]
+    fn order(&mut self, s: &R::S, n: u32, tt_move: u8, list: &mut [Candidate<R::S>]) {
+        let odd = odd_quadrants(!R::position(s).occupied());
+        for c in list.iter_mut() {
+            let (x, next) = (c.square, &c.next);
             let bit = 1u64 << x;
-            let key = if x == tt_move {
+            c.key = if x == tt_move {
                 1 << 20
             } else if n >= SOLVE_FASTEST_FIRST_EMPTIES {
                 // Fastest first: few replies (corners count double), then parity.
-                let replies = R::legal_moves(&next);
+                let replies = R::legal_moves(next);
                 let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
-                let after = R::position(&next);
+                let after = R::position(next);
                 let potential = potential_mobility(after.opponent, after.empty()) as i32;
                 let value = if n >= SOLVE_EVAL_ORDER_EMPTIES {
                     let depth = if n >= SOLVE_ORDER_DEPTH2_EMPTIES {
@@ -228,7 +321,7 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
                     } else {
                         0
                     };
-                    -self.shallow(&next, depth, -SCORE_INF, SCORE_INF) * ORDER_SOLVE_EVAL_WEIGHT
+                    -self.shallow(next, depth, -SCORE_INF, SCORE_INF) * ORDER_SOLVE_EVAL_WEIGHT
                 } else {
                     0
                 };
@@ -239,11 +332,6 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
             } else {
                 i32::from(odd & bit != 0)
             };
-            list.push(Candidate {
-                square: x,
-                next,
-                key,
-            });
         }
     }
 
@@ -382,7 +470,13 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
         let alpha_in = alpha;
 
         let mut moves_list = MoveList::new();
-        self.generate(s, moves, n, tt_move, &mut moves_list);
+        for x in Bits(moves) {
+            moves_list.push(Candidate {
+                square: x,
+                next: R::play(s, x),
+                key: 0,
+            });
+        }
         let list = moves_list.as_mut_slice();
 
         if n >= SOLVE_ETC_EMPTIES {
@@ -404,6 +498,27 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
         let mut best = -SCORE_INF;
         let mut best_move = NO_MOVE;
         let mut i = 0;
+        // The table's move first, before the others are ordered: when it cuts, ordering
+        // them would be wasted.
+        if let Some(first) = list.iter().position(|c| c.square == tt_move) {
+            list.swap(0, first);
+            let c = list[0];
+            let v = -self.child(&c.next, -beta, -alpha, n - 1);
+            if self.aborted() {
+                return 0;
+            }
+            best = v;
+            best_move = c.square;
+            if v > alpha {
+                alpha = v;
+                if v >= beta {
+                    self.store(key, alpha_in, beta, best, best_move, n);
+                    return best;
+                }
+            }
+            i = 1;
+        }
+        self.order(s, n, NO_MOVE, &mut list[i..]);
         while i < list.len() {
             pick(list, i);
             let c = list[i];

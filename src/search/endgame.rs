@@ -116,6 +116,24 @@ fn odd_quadrants(empties: u64) -> u64 {
     mask
 }
 
+/// Squares next to a corner (C and X squares): usually the worst moves.
+const NEAR_CORNERS: u64 = 0x42C3_0000_0000_C342;
+
+/// `moves` split for trying in order: odd quadrants first (parity), and within each
+/// parity corners first, squares next to corners last.
+#[inline(always)]
+fn priority_sets(moves: u64, odd: u64) -> [u64; 6] {
+    let (first, second) = (moves & odd, moves & !odd);
+    [
+        first & CORNERS,
+        first & !(CORNERS | NEAR_CORNERS),
+        first & NEAR_CORNERS,
+        second & CORNERS,
+        second & !(CORNERS | NEAR_CORNERS),
+        second & NEAR_CORNERS,
+    ]
+}
+
 /// One search thread's view: shared state plus its own node counter.
 pub(crate) struct Worker<'a, 's, R: Rules> {
     pub shared: &'s Shared<'a>,
@@ -190,7 +208,7 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
         self.nodes += 1;
         let odd = odd_quadrants(empties);
         let mut best = -SCORE_INF;
-        for set in [empties & odd, empties & !odd] {
+        for set in priority_sets(empties, odd) {
             for x in Bits(set) {
                 if let Some(next) = R::try_play(s, x) {
                     let v = -self.small(&next, -beta, -alpha, empties ^ (1u64 << x), n - 1, false);
@@ -412,7 +430,7 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
         }
         let empties = !R::position(s).occupied();
         let odd = odd_quadrants(empties);
-        for set in [moves & odd, moves & !odd] {
+        for set in priority_sets(moves, odd) {
             for x in Bits(set) {
                 let next = R::play(s, x);
                 let v = -self.nws(&next, -alpha - 1, n - 1, false);

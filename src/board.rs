@@ -254,6 +254,106 @@ const fn build_rays() -> [[u64; 8]; 64] {
 /// itself excluded.
 static RAYS: [[u64; 8]; 64] = build_rays();
 
+// ---------------------------------------------------------------------------------------
+// Flip counts at the last empty square.
+
+/// The four lines (row, column, two diagonals) through each square, the square included,
+/// and the square's rank among the line's squares (counted from the lowest index).
+struct Lines {
+    masks: [u64; 4],
+    rank: [u8; 4],
+}
+
+const fn build_lines() -> [Lines; 64] {
+    let rays = build_rays();
+    let mut out = [const {
+        Lines {
+            masks: [0; 4],
+            rank: [0; 4],
+        }
+    }; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut d = 0;
+        while d < 4 {
+            let line = rays[sq][d] | rays[sq][d + 4] | (1u64 << sq);
+            out[sq].masks[d] = line;
+            out[sq].rank[d] = (line & ((1u64 << sq) - 1)).count_ones() as u8;
+            d += 1;
+        }
+        sq += 1;
+    }
+    out
+}
+
+static LINES: [Lines; 64] = build_lines();
+
+/// `LINE_FLIPS[i][pattern]`: discs flipped along a full line by a move on its `i`-th
+/// square, where `pattern` has a bit for each square of the line the mover holds and every
+/// other square but the `i`-th is the opponent's. (Bits past the end of a shorter line are
+/// clear, so runs there never end on a mover's disc and flip nothing.)
+const fn build_line_flips() -> [[u8; 256]; 8] {
+    let mut t = [[0u8; 256]; 8];
+    let mut i = 0;
+    while i < 8 {
+        let mut p = 0;
+        while p < 256 {
+            let mut count = 0;
+            let mut run = 0;
+            let mut j = i + 1;
+            while j < 8 {
+                if (p >> j) & 1 == 1 {
+                    count += run;
+                    break;
+                }
+                run += 1;
+                j += 1;
+            }
+            run = 0;
+            let mut j = i;
+            while j > 0 {
+                j -= 1;
+                if (p >> j) & 1 == 1 {
+                    count += run;
+                    break;
+                }
+                run += 1;
+            }
+            t[i][p] = count;
+            p += 1;
+        }
+        i += 1;
+    }
+    t
+}
+
+static LINE_FLIPS: [[u8; 256]; 8] = build_line_flips();
+
+/// How many discs `player` flips by playing on `square` when `square` is the only empty
+/// square of the board (everything else not `player`'s is the opponent's).
+#[inline(always)]
+pub fn last_flip_count(player: u64, square: u8) -> u32 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    {
+        use std::arch::x86_64::_pext_u64;
+        let lines = &LINES[square as usize];
+        let mut count = 0;
+        for d in 0..4 {
+            // SAFETY: bmi2 is enabled at compile time. A line has at most 8 squares, so the
+            // extracted pattern is below 256, and a rank is below 8.
+            let pattern = unsafe { _pext_u64(player, lines.masks[d]) } as usize;
+            count += u32::from(LINE_FLIPS[lines.rank[d] as usize & 7][pattern & 255]);
+        }
+        count
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    {
+        let _ = &LINES;
+        let _ = &LINE_FLIPS;
+        flips(player, !player & !(1u64 << square), square).count_ones()
+    }
+}
+
 /// Portable flips: for each direction, the first square of the ray that is not an opponent
 /// disc (the outflank) must be a player disc; the opponent discs before it flip.
 #[inline]
@@ -400,6 +500,29 @@ mod avx2 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn last_flip_counts_match_the_flips() {
+        let mut seed = 0x1889_u64;
+        for _ in 0..20_000 {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let square = (seed >> 58) as u8;
+            let bit = 1u64 << square;
+            let player = (seed ^ seed.rotate_left(29).wrapping_mul(0x9E37_79B9_7F4A_7C15)) & !bit;
+            let opponent = !player & !bit;
+            assert_eq!(
+                last_flip_count(player, square),
+                flips_naive(player, opponent, square).count_ones(),
+                "square {square}, player {player:#x}"
+            );
+            assert_eq!(
+                last_flip_count(opponent, square),
+                flips_naive(opponent, player, square).count_ones()
+            );
+        }
+    }
 
     /// A naive flip computation that walks each direction square by square.
     pub(crate) fn flips_naive(player: u64, opponent: u64, square: u8) -> u64 {

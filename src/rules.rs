@@ -98,12 +98,13 @@ pub trait Rules: Copy + Send + Sync + 'static {
 /// square: the side to move plays it if it can, else the opponent, else nobody.
 #[inline]
 fn othello_last_empty_score(pos: &Position, square: u8) -> i32 {
+    debug_assert_eq!(pos.occupied(), !(1u64 << square));
     let n_player = pos.player_discs() as i32;
-    let flipped = pos.flips(square).count_ones() as i32;
+    let flipped = crate::board::last_flip_count(pos.player, square) as i32;
     if flipped > 0 {
         return 2 * (n_player + flipped + 1) - 64;
     }
-    let flipped = crate::board::flips(pos.opponent, pos.player, square).count_ones() as i32;
+    let flipped = crate::board::last_flip_count(pos.opponent, square) as i32;
     if flipped > 0 {
         return 2 * (n_player - flipped) - 64;
     }

@@ -332,7 +332,9 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
                 let after = R::position(next);
                 let potential = potential_mobility(after.opponent, after.empty()) as i32;
                 let value = if n >= SOLVE_EVAL_ORDER_EMPTIES {
-                    let depth = if n >= SOLVE_ORDER_DEPTH2_EMPTIES {
+                    let depth = if n >= SOLVE_ORDER_DEPTH4_EMPTIES {
+                        4
+                    } else if n >= SOLVE_ORDER_DEPTH2_EMPTIES {
                         2
                     } else if n >= SOLVE_ORDER_DEPTH1_EMPTIES {
                         1

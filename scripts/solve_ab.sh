@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Compares the solving speed of two volte binaries on the same positions, in the same run:
 # the two are run alternately ROUNDS times (one thread, a fresh table per position), and
-# the script prints each run's total time and nodes, then the ratio of the median times.
+# the script prints each run's total time (user CPU seconds, which the other guests of a
+# shared host disturb less than the wall clock) and nodes, then the ratio of the medians.
 # The machine is noisy; alternating and taking medians keeps the ratio honest.
 # Usage: scripts/solve_ab.sh OLD_BINARY NEW_BINARY [POSITIONS] [ROUNDS]
 # POSITIONS defaults to FFO 40-44 (../shared/data or $VOLTE_DATA).
@@ -16,8 +17,13 @@ if [ -z "$positions" ]; then
     head -5 "$data/ffo/fforum-40-59.obf" > "$positions"
 fi
 run() {
-    # Prints "seconds nodes" from the total row of `volte solve`.
-    "$1" solve "$positions" --hash-mb 256 2>/dev/null | awk '/^total:/ { gsub(",", ""); print $6, $4 }'
+    # Prints "user-seconds nodes" for one `volte solve` run.
+    local tf nodes
+    tf="$(mktemp)"
+    nodes="$(/usr/bin/time -f '%U' -o "$tf" "$1" solve "$positions" --hash-mb 256 2>/dev/null |
+        awk '/^total:/ { gsub(",", ""); print $4 }')"
+    echo "$(tail -1 "$tf") $nodes"
+    rm -f "$tf"
 }
 old_times=()
 new_times=()

@@ -12,7 +12,7 @@
 use super::control::{Control, POLL_NODES};
 use super::parameters::*;
 use super::tt::{NO_MOVE, TranspositionTable, TtData, hash};
-use super::{Candidate, MoveList, SCORE_INF, Shared, SplitFlag, pick};
+use super::{Candidate, MAX_MOVES, MoveList, SCORE_INF, Shared, SplitFlag, pick};
 use crate::bitboard::{Bits, CORNERS};
 use crate::eval::Evaluator;
 use crate::rules::{Anti, Othello, Reversi1889, Rules, State, Variant};
@@ -502,8 +502,14 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
         if n >= SOLVE_ETC_EMPTIES {
             // Enhanced transposition cut-off: a child already known to be bad enough for
             // the opponent settles the node.
-            for c in list.iter() {
-                if let Some(e) = tt.probe(Self::key(&c.next))
+            // The children's buckets are fetched together, then probed.
+            let mut keys = [0u64; MAX_MOVES];
+            for (k, c) in keys.iter_mut().zip(list.iter()) {
+                *k = Self::key(&c.next);
+                tt.prefetch(*k);
+            }
+            for (&k, c) in keys.iter().zip(list.iter()) {
+                if let Some(e) = tt.probe(k)
                     && u32::from(e.depth) >= n - 1
                     && e.selectivity == 0
                     && -i32::from(e.upper) >= beta

@@ -12,7 +12,7 @@
 use super::control::{Control, POLL_NODES};
 use super::parameters::*;
 use super::tt::{NO_MOVE, TranspositionTable, TtData, hash};
-use super::{Candidate, MAX_MOVES, MoveList, SCORE_INF, Shared, SplitFlag, pick};
+use super::{Candidate, MAX_MOVES, MoveList, SCORE_INF, Shared, SplitFlag, UNKNOWN_MOVES, pick};
 use crate::bitboard::{Bits, CORNERS};
 use crate::eval::Evaluator;
 use crate::rules::{Anti, Othello, Reversi1889, Rules, State, Variant};
@@ -311,6 +311,7 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
                 square: x,
                 next: R::play(s, x),
                 key: 0,
+                replies: UNKNOWN_MOVES,
             });
         }
         self.order(s, n, tt_move, list.as_mut_slice());
@@ -321,15 +322,16 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
     fn order(&mut self, s: &R::S, n: u32, tt_move: u8, list: &mut [Candidate<R::S>]) {
         let odd = odd_quadrants(!R::position(s).occupied());
         for c in list.iter_mut() {
-            let (x, next) = (c.square, &c.next);
+            let (x, next) = (c.square, c.next);
             let bit = 1u64 << x;
             c.key = if x == tt_move {
                 1 << 20
             } else if n >= SOLVE_FASTEST_FIRST_EMPTIES {
                 // Fastest first: few replies (corners count double), then parity.
-                let replies = R::legal_moves(next);
+                let replies = R::legal_moves(&next);
+                c.replies = replies;
                 let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
-                let after = R::position(next);
+                let after = R::position(&next);
                 let potential = potential_mobility(after.opponent, after.empty()) as i32;
                 let value = if n >= SOLVE_EVAL_ORDER_EMPTIES {
                     let depth = if n >= SOLVE_ORDER_DEPTH4_EMPTIES {
@@ -341,7 +343,7 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
                     } else {
                         0
                     };
-                    -self.shallow(next, depth, -SCORE_INF, SCORE_INF) * ORDER_SOLVE_EVAL_WEIGHT
+                    -self.shallow(&next, depth, -SCORE_INF, SCORE_INF) * ORDER_SOLVE_EVAL_WEIGHT
                 } else {
                     0
                 };
@@ -397,10 +399,24 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
         self.search(s, alpha, alpha + 1, n, passed)
     }
 
+    /// [`Worker::nws`] on a child whose legal moves ordering already computed (or
+    /// [`UNKNOWN_MOVES`]), so that they are not generated twice.
+    #[inline]
+    fn nws_child(&mut self, c: &Candidate<R::S>, alpha: i32, n: u32) -> i32 {
+        if c.replies != UNKNOWN_MOVES && n > SOLVE_SMALL_EMPTIES && n < SOLVE_TT_EMPTIES {
+            return self.nws_shallow_moves(&c.next, c.replies, alpha, n, false);
+        }
+        self.nws(&c.next, alpha, n, false)
+    }
+
     /// Null-window search with move generation, without the table.
     fn nws_shallow(&mut self, s: &R::S, alpha: i32, n: u32, passed: bool) -> i32 {
+        self.nws_shallow_moves(s, R::legal_moves(s), alpha, n, passed)
+    }
+
+    /// [`Worker::nws_shallow`] given the legal moves of `s`.
+    fn nws_shallow_moves(&mut self, s: &R::S, moves: u64, alpha: i32, n: u32, passed: bool) -> i32 {
         self.nodes += 1;
-        let moves = R::legal_moves(s);
         if moves == 0 {
             if passed {
                 return R::final_score(s);
@@ -420,7 +436,7 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
             let list = moves_list.as_mut_slice();
             for i in 0..list.len() {
                 pick(list, i);
-                let v = -self.nws(&list[i].next, -alpha - 1, n - 1, false);
+                let v = -self.nws_child(&list[i], -alpha - 1, n - 1);
                 if v > best {
                     best = v;
                     if v > alpha {
@@ -495,6 +511,7 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
                 square: x,
                 next: R::play(s, x),
                 key: 0,
+                replies: UNKNOWN_MOVES,
             });
         }
         let list = moves_list.as_mut_slice();
@@ -551,7 +568,7 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
             let v = if best == -SCORE_INF {
                 -self.child(&c.next, -beta, -alpha, n - 1)
             } else {
-                let mut v = -self.nws(&c.next, -alpha - 1, n - 1, false);
+                let mut v = -self.nws_child(&c, -alpha - 1, n - 1);
                 if v > alpha && v < beta {
                     v = -self.child(&c.next, -beta, -v, n - 1);
                 }

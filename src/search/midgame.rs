@@ -12,7 +12,7 @@ use super::endgame::{self, Worker as EndWorker};
 use super::mpc::{self, MPC_MIN_DEPTH, SELECTIVITY_T};
 use super::parameters::*;
 use super::tt::{NO_MOVE, TtData, hash};
-use super::{Candidate, MoveList, SCORE_INF, Shared, SplitFlag, pick};
+use super::{Candidate, MoveList, SCORE_INF, Shared, SplitFlag, UNKNOWN_MOVES, pick};
 use crate::bitboard::{Bits, CORNERS};
 use crate::rules::Rules;
 use crate::square::{Move, Square};
@@ -268,6 +268,7 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
                 square: x,
                 next,
                 key: 0,
+                replies: UNKNOWN_MOVES,
             });
         }
         let items = list.as_mut_slice();
@@ -433,6 +434,7 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
                         square: x,
                         next: R::play(s, x),
                         key: 0,
+                        replies: UNKNOWN_MOVES,
                     })
                     .collect();
                 let (v, m) = self.split_rest(&rest, alpha, beta, depth);

@@ -56,7 +56,12 @@ pub(crate) struct Candidate<S> {
     pub square: u8,
     pub next: S,
     pub key: i32,
+    /// The legal moves of `next` when ordering computed them, else [`UNKNOWN_MOVES`].
+    pub replies: u64,
 }
+
+/// No position has every square as a legal move: the marker for "not computed".
+pub(crate) const UNKNOWN_MOVES: u64 = u64::MAX;
 
 /// Most legal moves a position can have (33 is the known maximum in Othello).
 pub(crate) const MAX_MOVES: usize = 34;

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Compares the solving speed of two volte binaries on the same positions, in the same run:
 # the two are run alternately ROUNDS times (one thread, a fresh table per position), and
-# the script prints each run's total time (user CPU seconds, which the other guests of a
-# shared host disturb less than the wall clock) and nodes, then the ratio of the medians.
-# The machine is noisy; alternating and taking medians keeps the ratio honest.
+# the script prints each run's total time (user CPU seconds: time the host gives to other
+# guests does not count in it) and nodes, then the ratio of the medians. The machine is
+# noisy (identical runs differ by up to a quarter); alternating and taking medians of
+# several rounds keeps the ratio honest.
 # Usage: scripts/solve_ab.sh OLD_BINARY NEW_BINARY [POSITIONS] [ROUNDS]
 # POSITIONS defaults to FFO 40-44 (../shared/data or $VOLTE_DATA).
 set -euo pipefail

@@ -259,11 +259,13 @@ static RAYS: [[u64; 8]; 64] = build_rays();
 
 /// The four lines (row, column, two diagonals) through each square, the square included,
 /// and the square's rank among the line's squares (counted from the lowest index).
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
 struct Lines {
     masks: [u64; 4],
     rank: [u8; 4],
 }
 
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
 const fn build_lines() -> [Lines; 64] {
     let rays = build_rays();
     let mut out = [const {
@@ -286,12 +288,14 @@ const fn build_lines() -> [Lines; 64] {
     out
 }
 
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
 static LINES: [Lines; 64] = build_lines();
 
 /// `LINE_FLIPS[i][pattern]`: discs flipped along a full line by a move on its `i`-th
 /// square, where `pattern` has a bit for each square of the line the mover holds and every
 /// other square but the `i`-th is the opponent's. (Bits past the end of a shorter line are
 /// clear, so runs there never end on a mover's disc and flip nothing.)
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
 const fn build_line_flips() -> [[u8; 256]; 8] {
     let mut t = [[0u8; 256]; 8];
     let mut i = 0;
@@ -327,6 +331,7 @@ const fn build_line_flips() -> [[u8; 256]; 8] {
     t
 }
 
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
 static LINE_FLIPS: [[u8; 256]; 8] = build_line_flips();
 
 /// How many discs `player` flips by playing on `square` when `square` is the only empty
@@ -348,8 +353,6 @@ pub fn last_flip_count(player: u64, square: u8) -> u32 {
     }
     #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
     {
-        let _ = &LINES;
-        let _ = &LINE_FLIPS;
         flips(player, !player & !(1u64 << square), square).count_ones()
     }
 }

@@ -134,6 +134,19 @@ fn priority_sets(moves: u64, odd: u64) -> [u64; 6] {
     ]
 }
 
+/// Pushes the positions after each of `moves`, not yet ordered.
+#[inline]
+fn push_children<R: Rules>(s: &R::S, moves: u64, list: &mut MoveList<R::S>) {
+    for x in Bits(moves) {
+        list.push(Candidate {
+            square: x,
+            next: R::play(s, x),
+            key: 0,
+            replies: UNKNOWN_MOVES,
+        });
+    }
+}
+
 /// One search thread's view: shared state plus its own node counter.
 pub(crate) struct Worker<'a, 's, R: Rules> {
     pub shared: &'s Shared<'a>,
@@ -306,14 +319,7 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
     /// Generates the legal moves of `s` with their next states and ordering keys.
     #[inline]
     fn generate(&mut self, s: &R::S, moves: u64, n: u32, tt_move: u8, list: &mut MoveList<R::S>) {
-        for x in Bits(moves) {
-            list.push(Candidate {
-                square: x,
-                next: R::play(s, x),
-                key: 0,
-                replies: UNKNOWN_MOVES,
-            });
-        }
+        push_children::<R>(s, moves, list);
         self.order(s, n, tt_move, list.as_mut_slice());
     }
 
@@ -506,14 +512,7 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
         let alpha_in = alpha;
 
         let mut moves_list = MoveList::new();
-        for x in Bits(moves) {
-            moves_list.push(Candidate {
-                square: x,
-                next: R::play(s, x),
-                key: 0,
-                replies: UNKNOWN_MOVES,
-            });
-        }
+        push_children::<R>(s, moves, &mut moves_list);
         let list = moves_list.as_mut_slice();
 
         if n >= SOLVE_ETC_EMPTIES {

@@ -62,9 +62,17 @@ struct Entry {
     data: AtomicU64,
 }
 
+/// The slots one key may use, aligned to a cache line so that a probe (and its
+/// prefetch) touches one line.
+#[derive(Default)]
+#[repr(align(64))]
+struct Bucket([Entry; BUCKET]);
+
+const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
+
 /// A lock-free transposition table of a fixed size.
 pub struct TranspositionTable {
-    entries: Vec<Entry>,
+    buckets: Vec<Bucket>,
     /// Buckets minus one; the number of buckets is a power of two.
     mask: usize,
     generation: AtomicU8,
@@ -74,30 +82,27 @@ impl TranspositionTable {
     /// A table of at most `mb` mebibytes (at least one bucket).
     pub fn new(mb: usize) -> TranspositionTable {
         let bytes = mb.max(1) << 20;
-        let max_buckets = (bytes / (BUCKET * std::mem::size_of::<Entry>())).max(1);
+        let max_buckets = (bytes / std::mem::size_of::<Bucket>()).max(1);
         // The largest power of two that fits.
-        let buckets = 1usize << (usize::BITS - 1 - max_buckets.leading_zeros());
-        let mut entries: Vec<Entry> = Vec::with_capacity(buckets * BUCKET);
-        advise_huge_pages(
-            entries.as_ptr().cast(),
-            buckets * BUCKET * std::mem::size_of::<Entry>(),
-        );
-        entries.resize_with(buckets * BUCKET, Entry::default);
+        let n = 1usize << (usize::BITS - 1 - max_buckets.leading_zeros());
+        let mut buckets: Vec<Bucket> = Vec::with_capacity(n);
+        advise_huge_pages(buckets.as_ptr().cast(), n * std::mem::size_of::<Bucket>());
+        buckets.resize_with(n, Bucket::default);
         TranspositionTable {
-            entries,
-            mask: buckets - 1,
+            buckets,
+            mask: n - 1,
             generation: AtomicU8::new(0),
         }
     }
 
     /// Size in bytes.
     pub fn size_bytes(&self) -> usize {
-        self.entries.len() * std::mem::size_of::<Entry>()
+        self.buckets.len() * std::mem::size_of::<Bucket>()
     }
 
     /// Forgets everything.
     pub fn clear(&self) {
-        for e in &self.entries {
+        for e in self.buckets.iter().flat_map(|b| &b.0) {
             e.check.store(0, Ordering::Relaxed);
             e.data.store(0, Ordering::Relaxed);
         }
@@ -109,9 +114,8 @@ impl TranspositionTable {
     }
 
     #[inline]
-    fn bucket(&self, key: u64) -> &[Entry] {
-        let start = (key as usize & self.mask) * BUCKET;
-        &self.entries[start..start + BUCKET]
+    fn bucket(&self, key: u64) -> &[Entry; BUCKET] {
+        &self.buckets[key as usize & self.mask].0
     }
 
     /// Looks `key` up.

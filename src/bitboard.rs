@@ -9,6 +9,28 @@ pub const CENTRE: u64 = (1 << 27) | (1 << 28) | (1 << 35) | (1 << 36);
 /// The four corners.
 pub const CORNERS: u64 = 0x8100_0000_0000_0081;
 
+/// The squares next to `b` in any of the eight directions.
+#[inline(always)]
+pub const fn neighbours(b: u64) -> u64 {
+    const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
+    const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let h = ((b << 1) & NOT_A) | ((b >> 1) & NOT_H);
+    let row = b | h;
+    h | (row << 8) | (row >> 8)
+}
+
+/// `NEIGHBOURS[x]`: the squares next to square `x`. A move on `x` can only flip when one
+/// of them holds an opponent disc.
+pub const NEIGHBOURS: [u64; 64] = {
+    let mut table = [0u64; 64];
+    let mut x = 0;
+    while x < 64 {
+        table[x] = neighbours(1 << x);
+        x += 1;
+    }
+    table
+};
+
 /// Iterates over the set bits of a bitboard, lowest first, as bit indices.
 #[derive(Clone, Copy)]
 pub struct Bits(pub u64);
@@ -144,6 +166,26 @@ mod tests {
         assert_eq!(images.len(), 8);
         assert_eq!(symmetry(CENTRE, 5), CENTRE);
         assert_eq!(symmetry(CORNERS, 7), CORNERS);
+    }
+
+    #[test]
+    fn neighbours_are_the_adjacent_squares() {
+        for x in 0..64u8 {
+            let (c, r) = (i32::from(x % 8), i32::from(x / 8));
+            let mut expected = 0u64;
+            for dr in -1..=1 {
+                for dc in -1..=1 {
+                    let (cc, rr) = (c + dc, r + dr);
+                    if (dr, dc) != (0, 0) && (0..8).contains(&cc) && (0..8).contains(&rr) {
+                        expected |= sq(cc as u8, rr as u8);
+                    }
+                }
+            }
+            assert_eq!(NEIGHBOURS[x as usize], expected, "square {x}");
+            assert_eq!(neighbours(1 << x), expected);
+        }
+        assert_eq!(NEIGHBOURS[0].count_ones(), 3);
+        assert_eq!(NEIGHBOURS[27].count_ones(), 8);
     }
 
     #[test]

@@ -17,7 +17,7 @@
 //! choices is what lets a player avoid taking discs.
 
 use super::EVAL_MAX;
-use crate::bitboard::CORNERS;
+use crate::bitboard::{CORNERS, neighbours};
 use crate::board::Position;
 use crate::rules::{Rules, Variant};
 
@@ -90,16 +90,6 @@ const C_SQUARES: [(u64, u64); 4] = [
 ];
 /// Edge squares other than corners and C-squares.
 const EDGES: u64 = 0x3C00_8181_8181_003C;
-
-/// Squares next to `b` in any direction.
-#[inline(always)]
-fn neighbours(b: u64) -> u64 {
-    const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
-    const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-    let h = ((b << 1) & NOT_A) | ((b >> 1) & NOT_H);
-    let row = b | h;
-    h | (row << 8) | (row >> 8)
-}
 
 /// The discs of `discs` joined to one of its corners by an unbroken run along an edge
 /// (such discs can never be flipped).

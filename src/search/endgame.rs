@@ -13,7 +13,7 @@ use super::control::{Control, POLL_NODES};
 use super::parameters::*;
 use super::tt::{NO_MOVE, TranspositionTable, TtData, hash};
 use super::{Candidate, MAX_MOVES, MoveList, SCORE_INF, Shared, SplitFlag, UNKNOWN_MOVES, pick};
-use crate::bitboard::{Bits, CORNERS};
+use crate::bitboard::{Bits, CORNERS, neighbours};
 use crate::eval::Evaluator;
 use crate::rules::{Anti, Othello, Reversi1889, Rules, State, Variant};
 use crate::square::{Move, Square};
@@ -84,15 +84,7 @@ impl SolveResult {
 /// mobility of the opponent of `discs`.
 #[inline]
 fn potential_mobility(discs: u64, empty: u64) -> u32 {
-    const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
-    const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-    let h = ((discs >> 1) & NOT_H) | ((discs << 1) & NOT_A);
-    let v = (discs >> 8) | (discs << 8);
-    let d = ((discs >> 9) & NOT_H)
-        | ((discs << 9) & NOT_A)
-        | ((discs >> 7) & NOT_A)
-        | ((discs << 7) & NOT_H);
-    ((h | v | d) & empty).count_ones()
+    (neighbours(discs) & empty).count_ones()
 }
 
 /// Bits of the four 4x4 quadrants, for parity.

@@ -17,7 +17,7 @@ use crate::bitboard::{Bits, CORNERS, neighbours};
 use crate::eval::Evaluator;
 use crate::rules::{Anti, Othello, Reversi1889, Rules, State, Variant};
 use crate::square::{Move, Square};
-use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// Exact score, or only win/loss/draw.
@@ -636,43 +636,57 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
         );
     }
 
-    /// Searches `rest` (the moves after the first) over the threads, sharing alpha;
-    /// returns the best score and move among them.
+    /// Searches `rest` (the moves after the first, best-ordered first) over the threads,
+    /// sharing alpha; returns the best score and move among them. Every thread takes the
+    /// next move of the list in turn, so the moves most likely to cut are searched first
+    /// by all threads (halving the list would send one thread to its worst moves).
     fn split_rest(&mut self, rest: &[Candidate<R::S>], alpha: i32, beta: i32, n: u32) -> (i32, u8) {
         use rayon::prelude::*;
         let shared_alpha = AtomicI32::new(alpha);
+        let next = AtomicUsize::new(0);
         let flag = SplitFlag {
             cut: AtomicBool::new(false),
             parent: self.split,
         };
         let shared = self.shared;
-        // (score, move, nodes, failed low): a fail-low score is only an upper bound, so
-        // it never displaces a move with the same score that was searched exactly.
-        let results: Vec<(i32, u8, u64, bool)> = rest
-            .par_iter()
-            .map(|c| {
+        let tasks = shared.threads.min(rest.len());
+        // Per task: (score, move, failed low) of its best move, and its nodes. A fail-low
+        // score is only an upper bound, so it never displaces a move with the same score
+        // that was searched exactly.
+        let results: Vec<((i32, u8, bool), u64)> = (0..tasks)
+            .into_par_iter()
+            .map(|_| {
                 let mut w = Worker::<R>::new(shared, Some(&flag));
-                if flag.is_cut() || shared.control.stopped() {
-                    return (-SCORE_INF, c.square, 0, true);
-                }
-                let a = shared_alpha.load(Ordering::Relaxed);
-                let mut v = -w.nws(&c.next, -a - 1, n - 1, false);
-                if v > a && v < beta && !w.aborted() {
-                    v = -w.child(&c.next, -beta, -v, n - 1);
+                let mut best = (-SCORE_INF, NO_MOVE, true);
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= rest.len() || w.aborted() {
+                        break;
+                    }
+                    let c = &rest[i];
+                    let a = shared_alpha.load(Ordering::Relaxed);
+                    let mut v = -w.nws_child(c, -a - 1, n - 1);
+                    if v > a && v < beta && !w.aborted() {
+                        v = -w.child(&c.next, -beta, -v, n - 1);
+                    }
+                    if w.aborted() {
+                        break;
+                    }
+                    shared_alpha.fetch_max(v, Ordering::Relaxed);
+                    if v >= beta {
+                        flag.cut.store(true, Ordering::Relaxed);
+                    }
+                    let failed_low = v <= a;
+                    if v > best.0 || (v == best.0 && best.2 && !failed_low) {
+                        best = (v, c.square, failed_low);
+                    }
                 }
                 w.flush();
-                if w.aborted() {
-                    return (-SCORE_INF, c.square, w.nodes, true);
-                }
-                shared_alpha.fetch_max(v, Ordering::Relaxed);
-                if v >= beta {
-                    flag.cut.store(true, Ordering::Relaxed);
-                }
-                (v, c.square, w.nodes, v <= a)
+                (best, w.nodes)
             })
             .collect();
         let mut best = (-SCORE_INF, NO_MOVE, true);
-        for (v, m, nodes, failed_low) in results {
+        for ((v, m, failed_low), nodes) in results {
             self.nodes += nodes;
             self.polled += nodes;
             if v > best.0 || (v == best.0 && best.2 && !failed_low) {

@@ -3,6 +3,9 @@
 //! every game with the right reason while the match finishes and leaves no process
 //! behind.
 
+mod common;
+
+use common::Scratch;
 use std::path::PathBuf;
 use std::time::Duration;
 use volte::arena::{self, EngineSpec, Forfeit, TimeControl};
@@ -38,11 +41,8 @@ fn children() -> Vec<u32> {
     out
 }
 
-fn script(name: &str, body: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("volte-arena-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, format!("#!/bin/bash\n{body}")).unwrap();
+fn script(dir: &Scratch, name: &str, body: &str) -> PathBuf {
+    let path = dir.write(name, &format!("#!/bin/bash\n{body}"));
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -120,7 +120,9 @@ fn volte_against_itself_over_both_protocols() {
 #[test]
 fn broken_engines_lose_with_the_right_reason() {
     let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = Scratch::new("arena");
     let illegal = script(
+        &dir,
         "illegal.sh",
         r#"while read -r line; do
   case "$line" in
@@ -131,6 +133,7 @@ fn broken_engines_lose_with_the_right_reason() {
 done"#,
     );
     let hang = script(
+        &dir,
         "hang.sh",
         r#"while read -r cmd arg rest; do
   case "$cmd" in
@@ -140,6 +143,7 @@ done"#,
 done"#,
     );
     let crash = script(
+        &dir,
         "crash.sh",
         r#"while read -r cmd arg rest; do
   case "$cmd" in
@@ -149,6 +153,7 @@ done"#,
 done"#,
     );
     let garbage = script(
+        &dir,
         "garbage.sh",
         r#"while read -r line; do
   case "$line" in

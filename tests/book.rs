@@ -3,8 +3,8 @@
 
 mod common;
 
+use common::Scratch;
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -17,13 +17,6 @@ use volte::progress::Quiet;
 use volte::protocol::{ProtocolOptions, nboard};
 use volte::rules::Variant;
 use volte::search::driver::ResultKind;
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("volte-book-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn games(lines: &[&str]) -> Vec<Game> {
     lines
@@ -115,7 +108,7 @@ impl Write for Sink {
 
 #[test]
 fn nboard_hint_shows_book_lines_and_learn_saves_the_game() {
-    let dir = scratch("nboard");
+    let dir = Scratch::new("book-nboard");
     let path = dir.join("learnt.vbk");
     let book = small_book();
     book.save(&path).unwrap();
@@ -182,7 +175,7 @@ fn volte(args: &[&str]) -> std::process::Output {
 
 #[test]
 fn book_commands_learn_build_show_and_stats() {
-    let dir = scratch("cli");
+    let dir = Scratch::new("book-cli");
     let lines = dir.join("lines.txt");
     std::fs::write(&lines, "f5d6c3d3c4\nf5f6e6f4\nf5d6c5f4e3\n").unwrap();
     let book = dir.join("b.vbk");

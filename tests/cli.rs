@@ -1,5 +1,8 @@
 //! The `volte` binary as users run it: real output, one-line errors and non-zero exits.
 
+mod common;
+
+use common::Scratch;
 use std::process::{Command, Output};
 
 fn volte(args: &[&str]) -> Output {
@@ -79,21 +82,17 @@ fn show_draws_the_board() {
 
 #[test]
 fn show_reads_files_and_reports_results() {
-    let dir = std::env::temp_dir().join(format!("volte-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("wipeout.ggf");
-    std::fs::write(
-        &file,
+    let dir = Scratch::new("cli-show");
+    let file = dir.write(
+        "wipeout.ggf",
         "(;GM[Othello]TY[8]BO[8 XO-------------------------------------------------------------- *]B[C1];)",
-    )
-    .unwrap();
+    );
     let o = volte(&["show", file.to_str().unwrap()]);
     assert!(
         stdout(&o).contains("Game over: black wins by 64"),
         "{}",
         stdout(&o)
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -121,20 +120,13 @@ fn bad_input_is_one_line_and_nonzero() {
     assert!(err.contains("column 7"), "{err}");
 }
 
-fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("volte-cli-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join(name);
-    std::fs::write(&file, text).unwrap();
-    file
-}
-
 const FFO1: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12; H7:+6; A2:+6; A3:+4; B1:-4; A4:-22; G2:-24;";
 const FFO2: &str = "-XXXXXX---XOOOO--XOXXOOX-OOOOOOOOOOOXXOOOOOXXOOX--XXOO----XXXXX- X; A4:+10; B2:+0; A3:-6; G7:-8; A7:-12; H7:-14; B7:-14; H2:-24;";
 
 #[test]
 fn solve_prints_a_table_and_checks_the_file() {
-    let file = temp_file("two.obf", &format!("{FFO1}\n{FFO2}\n"));
+    let dir = Scratch::new("cli-solve");
+    let file = dir.write("two.obf", &format!("{FFO1}\n{FFO2}\n"));
     let o = volte(&["solve", file.to_str().unwrap()]);
     let out = stdout(&o);
     assert!(o.status.success(), "{out}{}", stderr(&o));
@@ -149,7 +141,7 @@ fn solve_prints_a_table_and_checks_the_file() {
     assert!(out.contains("total: 2 solved"), "{out}");
 
     // A wrong expected score is marked, and the exit status says so.
-    let wrong = temp_file("wrong.obf", &FFO1.replace("G8:+18", "G8:+20"));
+    let wrong = dir.write("wrong.obf", &FFO1.replace("G8:+18", "G8:+20"));
     let o = volte(&["solve", wrong.to_str().unwrap()]);
     assert!(!o.status.success());
     assert!(stdout(&o).contains("+20!"), "{}", stdout(&o));
@@ -176,7 +168,8 @@ fn solve_keeps_going_after_bad_lines() {
         "{FFO1}\nthis is not a position\n{}\n{impossible}\n{FFO2}\n",
         &FFO1[..40]
     );
-    let file = temp_file("bad.obf", &text);
+    let dir = Scratch::new("cli-bad-lines");
+    let file = dir.write("bad.obf", &text);
     let o = volte(&["solve", file.to_str().unwrap()]);
     assert!(!o.status.success());
     let out = stdout(&o);
@@ -261,7 +254,8 @@ fn bench_prints_the_same_signature_twice() {
 
 #[test]
 fn analyze_scores_every_move_and_writes_ggf() {
-    let ggf = std::env::temp_dir().join(format!("volte-analyze-{}.ggf", std::process::id()));
+    let dir = Scratch::new("cli-analyze");
+    let ggf = dir.join("analysis.ggf");
     let o = volte(&[
         "analyze",
         "f5d6c3d3c4f4c5b3c2e6c6b4b5d2e3a6c1b1",
@@ -285,7 +279,6 @@ fn analyze_scores_every_move_and_writes_ggf() {
         "{out}"
     );
     let written = std::fs::read_to_string(&ggf).unwrap();
-    std::fs::remove_file(&ggf).ok();
     assert!(written.starts_with("(;GM[Othello]"), "{written}");
     // Every move carries an evaluation.
     assert_eq!(
@@ -362,8 +355,7 @@ fn match_between_builtin_engines_adds_up() {
 
 #[test]
 fn selfplay_then_train_then_play_with_the_weights() {
-    let dir = std::env::temp_dir().join(format!("volte-cli-train-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("cli-train");
     let games = dir.join("anti.ggf");
     let games_s = games.to_str().unwrap();
     let selfplay = |count: &str| {
@@ -443,7 +435,8 @@ fn selfplay_then_train_then_play_with_the_weights() {
         weights_s,
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let bad = temp_file("bad.vw", "VOLTEVAL but then nothing useful");
+    let bad = dir.join("bad.vw");
+    std::fs::write(&bad, "VOLTEVAL but then nothing useful").unwrap();
     let o = volte(&["bench", "3", "--eval-file", bad.to_str().unwrap()]);
     assert!(!o.status.success());
     let err = stderr(&o);
@@ -457,5 +450,4 @@ fn selfplay_then_train_then_play_with_the_weights() {
         "{}",
         stderr(&o)
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -22,6 +22,39 @@ pub fn data_dir(test: &str) -> Option<PathBuf> {
     }
 }
 
+/// A scratch folder `volte-<name>-<pid>` in the system's temp folder: emptied when made,
+/// removed with its files when dropped (also when the test fails).
+#[allow(dead_code)]
+pub struct Scratch(PathBuf);
+
+#[allow(dead_code)]
+impl Scratch {
+    pub fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("volte-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    /// The path of `file` in the folder.
+    pub fn join(&self, file: &str) -> PathBuf {
+        self.0.join(file)
+    }
+
+    /// Writes `file` in the folder; its path.
+    pub fn write(&self, file: &str, text: &str) -> PathBuf {
+        let path = self.join(file);
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 /// A small deterministic random generator.
 #[allow(dead_code)]
 pub struct Lcg(pub u64);

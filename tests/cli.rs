@@ -161,6 +161,24 @@ fn solve_prints_a_table_and_checks_the_file() {
 }
 
 #[test]
+fn solve_reports_progress_on_stderr_without_a_terminal() {
+    // FFO 40 (20 empties): long enough for a few reports every 20 ms.
+    let ffo40 = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X";
+    let o = volte(&["solve", ffo40, "--progress-secs", "0.02"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    let line = err.lines().next().unwrap_or_default();
+    assert!(
+        line.starts_with("#1: 20 empties, ") && line.contains(" nodes so far, "),
+        "{err}"
+    );
+    assert!(stdout(&o).contains("+38"), "{}", stdout(&o));
+    // Never, with 0.
+    let o = volte(&["solve", ffo40, "--progress-secs", "0"]);
+    assert!(o.status.success() && stderr(&o).is_empty(), "{}", stderr(&o));
+}
+
+#[test]
 fn solve_keeps_going_after_bad_lines() {
     // d4 emptied: no Othello game can reach that.
     let impossible = format!("{}-{}", &FFO1[..27], &FFO1[28..]);

@@ -8,7 +8,8 @@ use crate::search::endgame::{SolveMode, SolveOptions, SolveResult, Solver};
 use crate::square::{Color, Move};
 use anyhow::{Result, bail};
 use std::io::IsTerminal;
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 /// Options of `volte solve`.
 #[derive(clap::Args, Debug)]
@@ -42,6 +43,11 @@ pub struct SolveArgs {
     /// then depend on the order).
     #[arg(long)]
     pub keep_hash: bool,
+    /// Without a terminal (output to a log), print a progress line for the position
+    /// being solved to stderr every SECS seconds (0: never). With a terminal the
+    /// progress bar shows the nodes so far instead.
+    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    pub progress_secs: f64,
     /// The evaluation orders moves at 10 or more empties.
     #[command(flatten)]
     pub eval: super::EvalArgs,
@@ -107,6 +113,70 @@ fn read_problems(input: &str, variant: Variant) -> Result<Vec<Result<Problem, Fo
         bail!("no position found in the input");
     }
     Ok(out)
+}
+
+/// Reports the progress of one position while it is solved: the nodes so far and the
+/// rate, in the progress bar (refreshed every second) or, without a terminal, as a line
+/// on stderr every `every`.
+struct LiveProgress<'a> {
+    bar: Option<&'a indicatif::ProgressBar>,
+    number: usize,
+    n_empties: u32,
+    every: Option<Duration>,
+}
+
+impl LiveProgress<'_> {
+    /// Runs `solve` while a reporting thread watches `solver`'s node count.
+    fn while_solving<T>(&self, solver: &Solver, solve: impl FnOnce() -> T) -> T {
+        let done = AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            let reporter = scope.spawn(|| self.report_until(solver, &done));
+            let result = solve();
+            done.store(true, Ordering::Relaxed);
+            reporter.thread().unpark();
+            result
+        })
+    }
+
+    fn report_until(&self, solver: &Solver, done: &AtomicBool) {
+        let (number, n) = (self.number, self.n_empties);
+        if let Some(bar) = self.bar {
+            bar.set_message(format!("#{number}: {n} empties"));
+        }
+        if self.bar.is_none() && self.every.is_none() {
+            return;
+        }
+        let start = Instant::now();
+        let tick = self.every.unwrap_or(Duration::from_secs(1));
+        let mut next = tick;
+        while !done.load(Ordering::Relaxed) {
+            let elapsed = start.elapsed();
+            if elapsed < next {
+                std::thread::park_timeout(next - elapsed);
+                continue;
+            }
+            next += tick;
+            let nodes = solver.nodes_so_far();
+            let rate = nodes as f64 / elapsed.as_secs_f64().max(1e-9) / 1e6;
+            let text = format!(
+                "#{number}: {n} empties, {} nodes so far, {rate:.1} Mn/s",
+                human_count(nodes)
+            );
+            match self.bar {
+                Some(bar) => bar.set_message(text),
+                None => eprintln!("{text}, {:.0} s", elapsed.as_secs_f64()),
+            }
+        }
+    }
+}
+
+/// `1234567` as `1.23 M`, `3.4e10` as `34.0 G`.
+fn human_count(n: u64) -> String {
+    match n {
+        0..1_000_000 => n.to_string(),
+        1_000_000..1_000_000_000 => format!("{:.2} M", n as f64 / 1e6),
+        _ => format!("{:.2} G", n as f64 / 1e9),
+    }
 }
 
 /// The first problem number from a name like `fforum-40-59.obf`.
@@ -194,16 +264,21 @@ pub fn run(args: SolveArgs) -> Result<()> {
             }
             continue;
         }
-        if let Some(b) = &bar {
-            b.set_message(format!(
-                "#{number}: {} empties",
-                problem.game.current().pos.n_empties()
-            ));
-        }
         if !args.keep_hash {
             solver.clear();
         }
-        let r: SolveResult = solver.solve(problem.game.variant(), problem.game.current(), &options);
+        let n_empties = problem.game.current().pos.n_empties();
+        let live = LiveProgress {
+            bar: bar.as_ref(),
+            number,
+            n_empties,
+            every: (bar.is_none() && args.progress_secs > 0.0)
+                .then(|| Duration::try_from_secs_f64(args.progress_secs).ok())
+                .flatten(),
+        };
+        let r: SolveResult = live.while_solving(&solver, || {
+            solver.solve(problem.game.variant(), problem.game.current(), &options)
+        });
         solved += 1;
         total_nodes += r.nodes;
         total_time += r.time;

@@ -727,6 +727,13 @@ impl Solver {
         self.control.stop();
     }
 
+    /// Nodes searched so far by the running (or last) solve, for progress reports from
+    /// another thread: each search thread reports every few thousand nodes, so this lags
+    /// the true count a little.
+    pub fn nodes_so_far(&self) -> u64 {
+        self.control.nodes()
+    }
+
     /// Forgets all positions (between unrelated problems, for reproducible node counts).
     pub fn clear(&self) {
         self.tt.clear();

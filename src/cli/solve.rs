@@ -164,7 +164,7 @@ impl LiveProgress<'_> {
             );
             match self.bar {
                 Some(bar) => bar.set_message(text),
-                None => eprintln!("{text}, {:.0} s", elapsed.as_secs_f64()),
+                None => eprintln!("{text}, {:.1} s", elapsed.as_secs_f64()),
             }
         }
     }

@@ -175,7 +175,11 @@ fn solve_reports_progress_on_stderr_without_a_terminal() {
     assert!(stdout(&o).contains("+38"), "{}", stdout(&o));
     // Never, with 0.
     let o = volte(&["solve", ffo40, "--progress-secs", "0"]);
-    assert!(o.status.success() && stderr(&o).is_empty(), "{}", stderr(&o));
+    assert!(
+        o.status.success() && stderr(&o).is_empty(),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

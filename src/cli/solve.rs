@@ -170,7 +170,7 @@ impl LiveProgress<'_> {
     }
 }
 
-/// `1234567` as `1.23 M`, `3.4e10` as `34.0 G`.
+/// `1234567` as `1.23 M`, `34000000000` as `34.00 G`; below a million as it is.
 fn human_count(n: u64) -> String {
     match n {
         0..1_000_000 => n.to_string(),

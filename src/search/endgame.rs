@@ -341,7 +341,12 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
                     } else {
                         0
                     };
-                    -self.shallow(&next, depth, -SCORE_INF, SCORE_INF) * ORDER_SOLVE_EVAL_WEIGHT
+                    let weight = if depth == 0 {
+                        ORDER_SOLVE_EVAL_WEIGHT
+                    } else {
+                        ORDER_SOLVE_SEARCH_WEIGHT
+                    };
+                    -self.shallow(&next, depth, -SCORE_INF, SCORE_INF) * weight
                 } else {
                     0
                 };

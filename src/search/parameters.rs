@@ -47,13 +47,15 @@ pub const ORDER_PARITY_WEIGHT: i32 = 0;
 /// Empties from which the solver also orders moves by the evaluation of the position
 /// after them (better first), with this weight per disc. Lower: the evaluation costs more
 /// than the ordering saves.
+/// (FFO 40-52, one thread, with the search weight below at 9: 2.42 G nodes with 2,
+/// 2.41 G with 3, 2.45 G with 4, 2.58 G with 6, 2.79 G with 9.)
 pub const SOLVE_EVAL_ORDER_EMPTIES: u32 = 10;
-pub const ORDER_SOLVE_EVAL_WEIGHT: i32 = 6;
+pub const ORDER_SOLVE_EVAL_WEIGHT: i32 = 3;
 /// The weight per disc of the value of a shallow search (from
 /// [`SOLVE_ORDER_DEPTH1_EMPTIES`]), which predicts the best move better than the static
 /// evaluation. FFO 48-52 on one thread: 2.88 G nodes with 3, 2.18 G with 6, 1.94 G with
 /// 9, 1.98 G with 12, 2.13 G with 15, 2.30 G with 20, 2.42 G with 40; FFO 40-47: 643 M
-/// with 9, 676 M with 12, 662 M with 6.
+/// with 9, 676 M with 12, 662 M with 6 (measured with the static weight at 6).
 pub const ORDER_SOLVE_SEARCH_WEIGHT: i32 = 9;
 
 /// Empties from which that value is a 1-ply, a 2-ply and a 4-ply search on the evaluation
@@ -62,7 +64,9 @@ pub const ORDER_SOLVE_SEARCH_WEIGHT: i32 = 9;
 /// nodes against 2.35 G; the 4-ply one took 2.18 G.)
 pub const SOLVE_ORDER_DEPTH1_EMPTIES: u32 = 16;
 pub const SOLVE_ORDER_DEPTH2_EMPTIES: u32 = 22;
-pub const SOLVE_ORDER_DEPTH4_EMPTIES: u32 = 25;
+/// (With the weights above, the 4-ply search from 24 empties instead of 25: FFO 40-52 one
+/// thread 2.32 G nodes against 2.41 G.)
+pub const SOLVE_ORDER_DEPTH4_EMPTIES: u32 = 24;
 
 /// Moves searched alone at a node before the rest may be split over the threads. One is
 /// the classic young-brothers-wait; more waits until a node looks like an all-node, so

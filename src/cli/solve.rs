@@ -126,8 +126,12 @@ struct LiveProgress<'a> {
 }
 
 impl LiveProgress<'_> {
-    /// Runs `solve` while a reporting thread watches `solver`'s node count.
+    /// Runs `solve` while a reporting thread watches `solver`'s node count (no thread
+    /// when there is nothing to report to).
     fn while_solving<T>(&self, solver: &Solver, solve: impl FnOnce() -> T) -> T {
+        if self.bar.is_none() && self.every.is_none() {
+            return solve();
+        }
         let done = AtomicBool::new(false);
         std::thread::scope(|scope| {
             let reporter = scope.spawn(|| self.report_until(solver, &done));
@@ -142,9 +146,6 @@ impl LiveProgress<'_> {
         let (number, n) = (self.number, self.n_empties);
         if let Some(bar) = self.bar {
             bar.set_message(format!("#{number}: {n} empties"));
-        }
-        if self.bar.is_none() && self.every.is_none() {
-            return;
         }
         let start = Instant::now();
         let tick = self.every.unwrap_or(Duration::from_secs(1));

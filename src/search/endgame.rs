@@ -211,6 +211,12 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
             _ => {}
         }
         self.nodes += 1;
+        if alpha >= SOLVE_STABILITY_ALPHA[n as usize] {
+            let upper = R::stability_upper_bound(s);
+            if upper <= alpha {
+                return upper;
+            }
+        }
         let odd = odd_quadrants(empties);
         let mut best = -SCORE_INF;
         for set in priority_sets(empties, odd) {

@@ -24,13 +24,25 @@ pub const SOLVE_SPLIT_EMPTIES: u32 = 12;
 /// `SOLVE_STABILITY_ALPHA[n]`: the stability bound is only computed at nodes with `n`
 /// empties whose alpha is at least this, since it can only cut when the opponent has
 /// many stable discs. Lower values compute it more often.
+///
+/// Up to 8 empties (where a node's subtree is small and the bound is cheap by comparison)
+/// the threshold is `2n - 12`, from 4 empties; above, `2n - 4`. FFO 40-47 on one thread:
+/// 603 M nodes with `2n - 4` from 5 empties, 569 M with `2n - 12` at 5-8 empties (567 M
+/// with `2n - 20`), 494 M also checking at 4 empties from alpha -4 (502 M from 0, 509 M
+/// from 4); FFO 48-52 1.72 G, 1.68 G, 1.40 G. Time, `scripts/solve_ab.sh` (5 rounds, FFO
+/// 40-47): new/old 0.96. Lower thresholds above 8 empties changed little (FFO 40-52 2.31 G
+/// nodes against 2.32 G with `2n - 20`).
 pub const SOLVE_STABILITY_ALPHA: [i32; 65] = {
     let mut t = [99; 65];
     let mut n = 4;
     while n <= 64 {
         // The opponent needs (64 - alpha) / 2 stable discs; with few empties many discs
         // are stable already.
-        let v = 2 * n as i32 - 4;
+        let v = if n <= 8 {
+            2 * n as i32 - 12
+        } else {
+            2 * n as i32 - 4
+        };
         t[n] = if v > 62 { 62 } else { v };
         n += 1;
     }

@@ -1,4 +1,5 @@
-//! Move generation benchmarks: legal moves and flips (vector and portable kernels), and
+//! Move generation benchmarks: legal moves and flips (vector and portable kernels), the
+//! stable discs bound, and
 //! perft from the start, including a baseline perft written directly on `Position` to
 //! show that the variant layer (`Rules`) costs the standard game nothing.
 //!
@@ -64,6 +65,13 @@ fn kernels(c: &mut Criterion) {
         b.iter(|| {
             positions.iter().fold(0u64, |acc, p| {
                 acc ^ board::legal_moves_portable(black_box(p.player), p.opponent)
+            })
+        })
+    });
+    g.bench_function("stable_discs", |b| {
+        b.iter(|| {
+            positions.iter().fold(0u64, |acc, p| {
+                acc ^ volte::stability::stable_discs(black_box(p.player), p.opponent)
             })
         })
     });

@@ -6,7 +6,7 @@
 
 use crate::bitboard::{CENTRE, NEIGHBOURS};
 use crate::board::Position;
-use crate::stability::count_stable;
+use crate::stability::{count_stable, stable_at_least};
 use std::fmt;
 use std::str::FromStr;
 
@@ -84,14 +84,30 @@ pub trait Rules: Copy + Send + Sync + 'static {
         }
     }
 
-    /// An upper bound on the final score for the side to move, from the stable discs that
-    /// bound it.
+    /// An upper bound on the final score for the side to move at or below `alpha`, from
+    /// the stable discs that bound it, when the bound finds one (a fail-low cut-off).
+    fn stability_cut(s: &Self::S, alpha: i32) -> Option<i32>;
+
+    /// An upper bound on the final score for the side to move from all the stable discs
+    /// the bound finds (dearer than [`Rules::stability_cut`]).
     fn stability_upper_bound(s: &Self::S) -> i32;
 
     /// A word mixed into the position's hash for state beyond the discs.
     fn hash_extra(_s: &Self::S) -> u64 {
         0
     }
+}
+
+/// The score bound `64 - 2 * stable` of `stable` discs of `against` (which the side to move
+/// can never turn, so its score is at most that), when it is at or below `alpha`.
+#[inline]
+fn stable_bound_cut(against: u64, other: u64, alpha: i32) -> Option<i32> {
+    // 64 - 2 * stable <= alpha needs stable >= (64 - alpha) / 2, rounded up.
+    let needed = ((64 - alpha).max(0) + 1) / 2;
+    if needed > 64 {
+        return None;
+    }
+    stable_at_least(against, other, needed as u32).map(|n| 64 - 2 * n as i32)
 }
 
 /// Exact Othello score (WOC) for the side to move of `pos` when `square` is its only empty
@@ -191,6 +207,10 @@ impl Rules for Othello {
         othello_last_empty_score(s, square)
     }
     #[inline]
+    fn stability_cut(s: &Position, alpha: i32) -> Option<i32> {
+        stable_bound_cut(s.opponent, s.player, alpha)
+    }
+    #[inline]
     fn stability_upper_bound(s: &Position) -> i32 {
         64 - 2 * count_stable(s.opponent, s.player) as i32
     }
@@ -210,8 +230,12 @@ impl Rules for Anti {
         -othello_last_empty_score(s, square)
     }
     #[inline]
-    fn stability_upper_bound(s: &Position) -> i32 {
+    fn stability_cut(s: &Position, alpha: i32) -> Option<i32> {
         // The player's own stable discs are the ones that hurt in Anti.
+        stable_bound_cut(s.player, s.opponent, alpha)
+    }
+    #[inline]
+    fn stability_upper_bound(s: &Position) -> i32 {
         64 - 2 * count_stable(s.player, s.opponent) as i32
     }
     #[inline]
@@ -275,6 +299,10 @@ impl Rules for Reversi1889 {
     #[inline]
     fn try_play(s: &State, square: u8) -> Option<State> {
         (Self::legal_moves(s) & (1u64 << square) != 0).then(|| Self::play(s, square))
+    }
+    #[inline]
+    fn stability_cut(s: &State, alpha: i32) -> Option<i32> {
+        stable_bound_cut(s.pos.opponent, s.pos.player, alpha)
     }
     #[inline]
     fn stability_upper_bound(s: &State) -> i32 {

@@ -101,6 +101,43 @@ fn edges_stable(player: u64, opponent: u64) -> u64 {
     top | bottom | left | right
 }
 
+/// Squares whose ray towards `square + step` (one row and one column away per step) has
+/// fewer than `k` further squares.
+const fn ray_end(step: i32, k: i32) -> u64 {
+    let (dr, dc) = match step {
+        9 => (1, 1),
+        -9 => (-1, -1),
+        7 => (1, -1),
+        _ => (-1, 1),
+    };
+    let mut mask = 0u64;
+    let mut x = 0;
+    while x < 64 {
+        let (r, c) = (x / 8 + k * dr, x % 8 + k * dc);
+        if r < 0 || r > 7 || c < 0 || c > 7 {
+            mask |= 1 << x;
+        }
+        x += 1;
+    }
+    mask
+}
+
+/// Squares whose diagonal ray towards `square + STEP` (STEP one of 9, -9, 7, -7) is
+/// occupied from the square to the board's edge.
+#[inline(always)]
+fn ray_full<const STEP: i32>(occupied: u64) -> u64 {
+    let shift = |b: u64, k: u32| {
+        if STEP > 0 {
+            b >> (STEP as u32 * k)
+        } else {
+            b << ((-STEP) as u32 * k)
+        }
+    };
+    let r = occupied & (shift(occupied, 1) | const { ray_end(STEP, 1) });
+    let r = r & (shift(r, 2) | const { ray_end(STEP, 2) });
+    r & (shift(r, 4) | const { ray_end(STEP, 4) })
+}
+
 /// Masks of the squares whose line in each direction is full: (horizontal, vertical,
 /// a1-h8 diagonal, h1-a8 diagonal).
 #[inline]
@@ -116,20 +153,11 @@ fn full_lines(occupied: u64) -> [u64; 4] {
     v &= v.rotate_right(16);
     v &= v.rotate_right(32);
 
-    // Diagonals: a square's ray in one direction is full when it is occupied and the next
-    // square on the ray is full, or there is no next square (the `stop` squares).
-    let ray_full = |stop: u64, step: i32| {
-        let shift = |b: u64| {
-            if step > 0 { b >> step } else { b << -step }
-        };
-        let mut r = occupied & (shift(occupied) | stop);
-        for _ in 0..6 {
-            r &= shift(r) | stop;
-        }
-        r
-    };
-    let d9 = ray_full(0xFF80_8080_8080_8080, 9) & ray_full(0x0101_0101_0101_01FF, -9);
-    let d7 = ray_full(0xFF01_0101_0101_0101, 7) & ray_full(0x8080_8080_8080_80FF, -7);
+    // Diagonals: a square's ray in one direction is full when it is occupied and so are
+    // the next 1, 2-3 and 4-7 squares along it, or the ray ends before them; doubling the
+    // reach three times covers the longest ray.
+    let d9 = ray_full::<9>(occupied) & ray_full::<-9>(occupied);
+    let d7 = ray_full::<7>(occupied) & ray_full::<-7>(occupied);
     [h, v, d9, d7]
 }
 
@@ -164,6 +192,17 @@ pub fn stable_discs(player: u64, opponent: u64) -> u64 {
 #[inline]
 pub fn count_stable(player: u64, opponent: u64) -> u32 {
     stable_discs(player, opponent).count_ones()
+}
+
+/// [`count_stable`] when it is at least `needed`, else `None`; a player with fewer discs
+/// than that is rejected without looking for stable ones.
+#[inline]
+pub fn stable_at_least(player: u64, opponent: u64, needed: u32) -> Option<u32> {
+    if player.count_ones() < needed {
+        return None;
+    }
+    let n = count_stable(player, opponent);
+    (n >= needed).then_some(n)
 }
 
 #[cfg(test)]
@@ -204,6 +243,30 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn stable_at_least_agrees_with_the_count() {
+        let mut seed = 11u64;
+        let mut cuts = 0;
+        for _ in 0..3_000 {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let occupied = !(seed & (seed >> 5) & (seed >> 17));
+            let player = occupied & seed.rotate_left(23);
+            let opponent = occupied & !player;
+            let count = count_stable(player, opponent);
+            for needed in [0, 1, 5, 10, 20, 30, 40, 64] {
+                let got = stable_at_least(player, opponent, needed);
+                assert_eq!(got, (count >= needed).then_some(count), "needed {needed}");
+                cuts += u32::from(got.is_some() && needed >= 10);
+            }
+        }
+        assert!(
+            cuts > 100,
+            "dense boards should reach 10 stable discs: {cuts}"
+        );
     }
 
     #[test]

@@ -211,11 +211,10 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
             _ => {}
         }
         self.nodes += 1;
-        if alpha >= SOLVE_STABILITY_ALPHA[n as usize] {
-            let upper = R::stability_upper_bound(s);
-            if upper <= alpha {
-                return upper;
-            }
+        if alpha >= SOLVE_STABILITY_ALPHA[n as usize]
+            && let Some(upper) = R::stability_cut(s, alpha)
+        {
+            return upper;
         }
         let odd = odd_quadrants(empties);
         let mut best = -SCORE_INF;
@@ -432,11 +431,10 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
             }
             return -self.nws_shallow(&R::pass(s), -alpha - 1, n, true);
         }
-        if alpha >= SOLVE_STABILITY_ALPHA[n as usize] {
-            let upper = R::stability_upper_bound(s);
-            if upper <= alpha {
-                return upper;
-            }
+        if alpha >= SOLVE_STABILITY_ALPHA[n as usize]
+            && let Some(upper) = R::stability_cut(s, alpha)
+        {
+            return upper;
         }
         let mut best = -SCORE_INF;
         if n >= SOLVE_FASTEST_FIRST_EMPTIES {

@@ -274,6 +274,11 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
     /// before two sharing one, then by index (as [`Worker::small`] orders them).
     fn solve3(&mut self, s: &R::S, alpha: i32, beta: i32, empties: u64, passed: bool) -> i32 {
         self.nodes += 1;
+        if alpha >= SOLVE_STABILITY_ALPHA[3]
+            && let Some(upper) = R::stability_cut(s, alpha)
+        {
+            return upper;
+        }
         let odd = odd_quadrants(empties);
         let first = empties & odd;
         let mut order = [0u8; 3];

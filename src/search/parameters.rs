@@ -31,7 +31,7 @@ pub const SOLVE_SPLIT_EMPTIES: u32 = 12;
 /// with `2n - 20`), 494 M also checking at 4 empties from alpha -4 (502 M from 0, 509 M
 /// from 4); FFO 48-52 1.72 G, 1.68 G, 1.40 G. Time, `scripts/solve_ab.sh` (5 rounds, FFO
 /// 40-47): new/old 0.96. Lower thresholds above 8 empties changed little (FFO 40-52 2.31 G
-/// nodes against 2.32 G with `2n - 20`). Checking at 3 empties too (from alpha -4): FFO
+/// nodes against 2.32 G with `2n - 20`). Checking at 3 empties too (from alpha -6): FFO
 /// 40-47 469 M nodes against 494 M (time with alpha from -4, 470 M nodes: new/old 0.997,
 /// 5 rounds); FFO 48-52 1.31 G nodes against 1.40 G.
 pub const SOLVE_STABILITY_ALPHA: [i32; 65] = {

@@ -211,11 +211,6 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
             _ => {}
         }
         self.nodes += 1;
-        if alpha >= SOLVE_STABILITY_ALPHA[n as usize]
-            && let Some(upper) = R::stability_cut(s, alpha)
-        {
-            return upper;
-        }
         let odd = odd_quadrants(empties);
         let mut best = -SCORE_INF;
         for set in priority_sets(empties, odd) {
@@ -274,11 +269,6 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
     /// before two sharing one, then by index (as [`Worker::small`] orders them).
     fn solve3(&mut self, s: &R::S, alpha: i32, beta: i32, empties: u64, passed: bool) -> i32 {
         self.nodes += 1;
-        if alpha >= SOLVE_STABILITY_ALPHA[3]
-            && let Some(upper) = R::stability_cut(s, alpha)
-        {
-            return upper;
-        }
         let odd = odd_quadrants(empties);
         let first = empties & odd;
         let mut order = [0u8; 3];

@@ -25,26 +25,17 @@ pub const SOLVE_SPLIT_EMPTIES: u32 = 12;
 /// empties whose alpha is at least this, since it can only cut when the opponent has
 /// many stable discs. Lower values compute it more often.
 ///
-/// Up to 8 empties (where a node's subtree is small and the bound is cheap by comparison)
-/// the threshold is `2n - 12`, from 3 empties; above, `2n - 4`. FFO 40-47 on one thread:
-/// 603 M nodes with `2n - 4` from 5 empties, 569 M with `2n - 12` at 5-8 empties (567 M
-/// with `2n - 20`), 494 M also checking at 4 empties from alpha -4 (502 M from 0, 509 M
-/// from 4); FFO 48-52 1.72 G, 1.68 G, 1.40 G. Time, `scripts/solve_ab.sh` (5 rounds, FFO
-/// 40-47): new/old 0.96. Lower thresholds above 8 empties changed little (FFO 40-52 2.31 G
-/// nodes against 2.32 G with `2n - 20`). Checking at 3 empties too (from alpha -6): FFO
-/// 40-47 469 M nodes against 494 M (time with alpha from -4, 470 M nodes: new/old 0.997,
-/// 5 rounds); FFO 48-52 1.31 G nodes against 1.40 G.
+/// Lower thresholds up to 8 empties (`2n - 12`) and checks at 4 and 3 empties too cut FFO
+/// 40-52 from 2.32 G to 1.78 G nodes on one thread, but with two threads position 53 took
+/// 84-90 s against 73-76 s (2.43-2.59 G nodes against 2.73 G): the bound at the most
+/// numerous nodes costs more than the nodes it saves. Not kept.
 pub const SOLVE_STABILITY_ALPHA: [i32; 65] = {
     let mut t = [99; 65];
-    let mut n = 3;
+    let mut n = 4;
     while n <= 64 {
         // The opponent needs (64 - alpha) / 2 stable discs; with few empties many discs
         // are stable already.
-        let v = if n <= 8 {
-            2 * n as i32 - 12
-        } else {
-            2 * n as i32 - 4
-        };
+        let v = 2 * n as i32 - 4;
         t[n] = if v > 62 { 62 } else { v };
         n += 1;
     }

@@ -84,30 +84,35 @@ pub trait Rules: Copy + Send + Sync + 'static {
         }
     }
 
+    /// The discs whose stability bounds the score of the side to move from above (those
+    /// it can never turn to its advantage), and the other side's discs.
+    fn stability_sides(s: &Self::S) -> (u64, u64);
+
     /// An upper bound on the final score for the side to move at or below `alpha`, from
     /// the stable discs that bound it, when the bound finds one (a fail-low cut-off).
-    fn stability_cut(s: &Self::S, alpha: i32) -> Option<i32>;
+    #[inline]
+    fn stability_cut(s: &Self::S, alpha: i32) -> Option<i32> {
+        let (against, other) = Self::stability_sides(s);
+        // 64 - 2 * stable <= alpha needs stable >= (64 - alpha) / 2, rounded up.
+        let needed = ((64 - alpha).max(0) + 1) / 2;
+        if needed > 64 {
+            return None;
+        }
+        stable_at_least(against, other, needed as u32).map(|n| 64 - 2 * n as i32)
+    }
 
     /// An upper bound on the final score for the side to move from all the stable discs
     /// the bound finds (dearer than [`Rules::stability_cut`]).
-    fn stability_upper_bound(s: &Self::S) -> i32;
+    #[inline]
+    fn stability_upper_bound(s: &Self::S) -> i32 {
+        let (against, other) = Self::stability_sides(s);
+        64 - 2 * count_stable(against, other) as i32
+    }
 
     /// A word mixed into the position's hash for state beyond the discs.
     fn hash_extra(_s: &Self::S) -> u64 {
         0
     }
-}
-
-/// The score bound `64 - 2 * stable` of `stable` discs of `against` (which the side to move
-/// can never turn, so its score is at most that), when it is at or below `alpha`.
-#[inline]
-fn stable_bound_cut(against: u64, other: u64, alpha: i32) -> Option<i32> {
-    // 64 - 2 * stable <= alpha needs stable >= (64 - alpha) / 2, rounded up.
-    let needed = ((64 - alpha).max(0) + 1) / 2;
-    if needed > 64 {
-        return None;
-    }
-    stable_at_least(against, other, needed as u32).map(|n| 64 - 2 * n as i32)
 }
 
 /// Exact Othello score (WOC) for the side to move of `pos` when `square` is its only empty
@@ -207,12 +212,8 @@ impl Rules for Othello {
         othello_last_empty_score(s, square)
     }
     #[inline]
-    fn stability_cut(s: &Position, alpha: i32) -> Option<i32> {
-        stable_bound_cut(s.opponent, s.player, alpha)
-    }
-    #[inline]
-    fn stability_upper_bound(s: &Position) -> i32 {
-        64 - 2 * count_stable(s.opponent, s.player) as i32
+    fn stability_sides(s: &Position) -> (u64, u64) {
+        (s.opponent, s.player)
     }
 }
 
@@ -230,13 +231,9 @@ impl Rules for Anti {
         -othello_last_empty_score(s, square)
     }
     #[inline]
-    fn stability_cut(s: &Position, alpha: i32) -> Option<i32> {
+    fn stability_sides(s: &Position) -> (u64, u64) {
         // The player's own stable discs are the ones that hurt in Anti.
-        stable_bound_cut(s.player, s.opponent, alpha)
-    }
-    #[inline]
-    fn stability_upper_bound(s: &Position) -> i32 {
-        64 - 2 * count_stable(s.player, s.opponent) as i32
+        (s.player, s.opponent)
     }
     #[inline]
     fn hash_extra(_s: &Position) -> u64 {
@@ -301,12 +298,8 @@ impl Rules for Reversi1889 {
         (Self::legal_moves(s) & (1u64 << square) != 0).then(|| Self::play(s, square))
     }
     #[inline]
-    fn stability_cut(s: &State, alpha: i32) -> Option<i32> {
-        stable_bound_cut(s.pos.opponent, s.pos.player, alpha)
-    }
-    #[inline]
-    fn stability_upper_bound(s: &State) -> i32 {
-        64 - 2 * count_stable(s.pos.opponent, s.pos.player) as i32
+    fn stability_sides(s: &State) -> (u64, u64) {
+        (s.pos.opponent, s.pos.player)
     }
     #[inline]
     fn hash_extra(s: &State) -> u64 {

@@ -108,7 +108,8 @@ const fn ray_end(step: i32, k: i32) -> u64 {
         9 => (1, 1),
         -9 => (-1, -1),
         7 => (1, -1),
-        _ => (-1, 1),
+        -7 => (-1, 1),
+        _ => panic!("a diagonal step is 9, -9, 7 or -7"),
     };
     let mut mask = 0u64;
     let mut x = 0;

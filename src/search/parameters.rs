@@ -23,19 +23,26 @@ pub const SOLVE_SPLIT_EMPTIES: u32 = 12;
 
 /// `SOLVE_STABILITY_ALPHA[n]`: the stability bound is only computed at nodes with `n`
 /// empties whose alpha is at least this, since it can only cut when the opponent has
-/// many stable discs. Lower values compute it more often.
+/// many stable discs. Lower values compute it more often. Below [`SOLVE_TT_EMPTIES`] it is
+/// only computed at expected all-nodes (see `Worker::stability_cut`).
 ///
-/// Lower thresholds up to 8 empties (`2n - 12`) and checks at 4 and 3 empties too cut FFO
-/// 40-52 from 2.32 G to 1.78 G nodes on one thread, but with two threads position 53 took
-/// 84-90 s against 73-76 s (2.43-2.59 G nodes against 2.73 G): the bound at the most
-/// numerous nodes costs more than the nodes it saves. Not kept.
+/// From 4 to 8 empties the threshold is `2n - 12` (the bound cuts often there). Against
+/// `2n - 4` from 5 empties with the test at every node: FFO 40-47 one thread 603.0 M →
+/// 485.8 M nodes, 48-52 1.72 G → 1.37 G, with the same one-thread time (5 alternating
+/// rounds on 40-47, medians 28.43 s against 28.48 s), and position 53 with two threads
+/// back to back 70.6 s and 70.5 s against 73.3 s and 76.0 s. The same thresholds with the
+/// bound at every node (cut-nodes too) made two threads slower (53: 83-90 s).
 pub const SOLVE_STABILITY_ALPHA: [i32; 65] = {
     let mut t = [99; 65];
     let mut n = 4;
     while n <= 64 {
         // The opponent needs (64 - alpha) / 2 stable discs; with few empties many discs
         // are stable already.
-        let v = 2 * n as i32 - 4;
+        let v = if n <= 8 {
+            2 * n as i32 - 12
+        } else {
+            2 * n as i32 - 4
+        };
         t[n] = if v > 62 { 62 } else { v };
         n += 1;
     }

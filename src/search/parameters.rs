@@ -31,7 +31,11 @@ pub const SOLVE_SPLIT_EMPTIES: u32 = 12;
 /// 485.8 M nodes, 48-52 1.72 G → 1.37 G, with the same one-thread time (5 alternating
 /// rounds on 40-47, medians 28.43 s against 28.48 s), and position 53 with two threads
 /// back to back 70.6 s and 70.5 s against 73.3 s and 76.0 s. The same thresholds with the
-/// bound at every node (cut-nodes too) made two threads slower (53: 83-90 s).
+/// bound at every node (cut-nodes too) made two threads slower (53: 83-90 s). The bound
+/// at 3 empties too (`2n - 12`, expected all-nodes only): FFO 40-47 485.7 M → 453.2 M
+/// nodes, 53 with two threads 2.57 G → 2.38 G nodes but 76.5 s and 78.1 s against 75.6 s
+/// and 76.9 s back to back, and one thread no faster (40-47, 3 rounds: medians 25.1 s
+/// against 23.4 s). Not kept.
 pub const SOLVE_STABILITY_ALPHA: [i32; 65] = {
     let mut t = [99; 65];
     let mut n = 4;

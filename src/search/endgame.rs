@@ -215,7 +215,8 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
     /// The stability cut-off of a null-window node with `n` empties: tried only at
     /// expected all-nodes, since it can only cut a node that fails low. At an expected
     /// cut-node it almost never cuts (FFO 40-47: 485.2 M nodes with the test everywhere,
-    /// 485.8 M without it at cut-nodes), and skipping it there halves its cost.
+    /// 485.8 M without it at cut-nodes), and skipping it there is what made the low
+    /// thresholds of [`SOLVE_STABILITY_ALPHA`] pay with two threads.
     #[inline(always)]
     fn stability_cut(&self, s: &R::S, alpha: i32, n: u32) -> Option<i32> {
         if alpha < SOLVE_STABILITY_ALPHA[n as usize] || self.expected_cut(n) {
@@ -527,8 +528,8 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
             self.cut_nodes ^= 1 << n;
             return -self.search(&R::pass(s), -beta, -alpha, n, true);
         }
-        // The first child of a PV node is a PV node (its descendants are expected to
-        // cut as a cut-node's would); of an all-node, a cut-node; of a cut-node, an all-node.
+        // The first child of a cut-node is an all-node, of an all-node a cut-node; the
+        // first child of a PV node is a PV node, marked like a cut-node (no stability test).
         let pv = beta > alpha + 1;
         self.expect_child(n, pv || !self.expected_cut(n));
         let (mut alpha, mut beta) = (alpha, beta);

@@ -201,7 +201,8 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
     /// Records what the child about to be searched from a node with `n` empties is
     /// expected to be. In a null-window tree the first child of a cut-node is an all-node
     /// and every other child is a cut-node (after a first move that did not cut, the
-    /// node is searched like an all-node). Only [`Worker::stability_cut`] reads it.
+    /// node is searched like an all-node). Only [`Worker::stability_cut`] acts on it; the
+    /// searches read it only to mark their own children.
     #[inline(always)]
     fn expect_child(&mut self, n: u32, cut: bool) {
         let bit = 1u64 << (n - 1);

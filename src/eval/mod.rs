@@ -123,6 +123,25 @@ impl Evaluator {
         }
     }
 
+    /// [`Evaluator::evaluate`] given the legal moves of the side to move of `s` (move
+    /// ordering has them already), so that they are not generated again.
+    #[inline]
+    pub fn evaluate_with_moves<R: Rules>(&self, s: &R::S, moves: u64) -> i32 {
+        // In Reversi 1889 the rules' moves (placement, discs in hand) are not always the
+        // board's, which the patterns' mobility counts.
+        if self.kind != EvalKind::Pattern || matches!(R::VARIANT, Variant::Reversi1889) {
+            return self.evaluate::<R>(s);
+        }
+        debug_assert_eq!(moves, R::position(s).legal_moves());
+        let pos = R::position(s);
+        let their_moves = pos.opponent_moves();
+        if moves == 0 && their_moves == 0 {
+            return R::final_score(s);
+        }
+        let sum = self.tables[R::VARIANT as usize].sum(&pos, moves, their_moves);
+        round_scaled(sum, pattern::SCALE).clamp(-EVAL_MAX, EVAL_MAX)
+    }
+
     #[inline]
     fn evaluate_pattern<R: Rules>(&self, s: &R::S) -> i32 {
         let pos = R::position(s);

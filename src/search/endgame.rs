@@ -390,7 +390,12 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
                     } else {
                         ORDER_SOLVE_SEARCH_WEIGHT
                     };
-                    -self.shallow(&next, depth, -SCORE_INF, SCORE_INF) * weight
+                    let value = if depth == 0 {
+                        self.shared.eval.evaluate_with_moves::<R>(&next, replies)
+                    } else {
+                        self.shallow(&next, depth, -SCORE_INF, SCORE_INF)
+                    };
+                    -value * weight
                 } else {
                     0
                 };

@@ -293,8 +293,10 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
                 c.key = if c.square == tt_move {
                     1 << 20
                 } else {
-                    -self.shared.eval.evaluate::<R>(&c.next) * ORDER_VALUE_WEIGHT
-                        + Self::heuristic(&c.next, c.square)
+                    let replies = R::legal_moves(&c.next);
+                    -self.shared.eval.evaluate_with_moves::<R>(&c.next, replies)
+                        * ORDER_VALUE_WEIGHT
+                        + Self::heuristic_with(replies, c.square)
                 };
             }
         } else {
@@ -311,7 +313,12 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
     /// Cheap ordering terms: few replies for the opponent, corners.
     #[inline]
     fn heuristic(next: &R::S, square: u8) -> i32 {
-        let replies = R::legal_moves(next);
+        Self::heuristic_with(R::legal_moves(next), square)
+    }
+
+    /// [`Self::heuristic`] given the opponent's replies after the move.
+    #[inline]
+    fn heuristic_with(replies: u64, square: u8) -> i32 {
         let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
         -mobility * ORDER_MID_MOBILITY_WEIGHT
             + i32::from(CORNERS & (1u64 << square) != 0) * ORDER_MID_CORNER_WEIGHT

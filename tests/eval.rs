@@ -60,6 +60,51 @@ fn all_eight_symmetries_evaluate_the_same() {
 }
 
 #[test]
+fn evaluation_given_the_moves_is_the_evaluation() {
+    use volte::rules::{Anti, Othello, Reversi1889, Rules};
+    fn check<R: Rules>(e: &Evaluator, states: &[State]) -> usize {
+        let mut over = 0;
+        for s in states {
+            let r = R::from_state(s);
+            let moves = R::legal_moves(&r);
+            over += usize::from(moves == 0 && R::legal_moves(&R::pass(&r)) == 0);
+            assert_eq!(
+                e.evaluate_with_moves::<R>(&r, moves),
+                e.evaluate::<R>(&r),
+                "{:?} {:?} ({})",
+                R::VARIANT,
+                s.pos,
+                e.kind()
+            );
+        }
+        over
+    }
+    let mut rng = Lcg(1889);
+    let mut over = 0;
+    for e in [
+        Evaluator::new(EvalKind::Pattern),
+        Evaluator::new(EvalKind::Classic),
+    ] {
+        // Up to 60 empties, and positions played to the end (finished games included).
+        for max_empties in [60, 6] {
+            over += check::<Othello>(
+                &e,
+                &random_states(Variant::Othello, 500, max_empties, &mut rng),
+            );
+            over += check::<Anti>(
+                &e,
+                &random_states(Variant::Anti, 500, max_empties, &mut rng),
+            );
+            over += check::<Reversi1889>(
+                &e,
+                &random_states(Variant::Reversi1889, 500, max_empties, &mut rng),
+            );
+        }
+    }
+    assert!(over > 0, "no finished game among the positions");
+}
+
+#[test]
 fn shipped_weights_are_not_trivial() {
     // The test above would pass with all-zero tables; make sure these are not.
     let e = Evaluator::new(EvalKind::Pattern);

@@ -196,7 +196,10 @@ pub fn count_stable(player: u64, opponent: u64) -> u32 {
 }
 
 /// [`count_stable`] when it is at least `needed`, else `None`; a player with fewer discs
-/// than that is rejected without looking for stable ones.
+/// than that is rejected without looking for stable ones. (Rejecting also when the discs
+/// that could ever join the stable ones are too few, before growing them, spared the
+/// growth in a third of the calls but cost more than it saved: FFO 40 took 3.72 G
+/// instructions against 3.66 G under cachegrind.)
 #[inline]
 pub fn stable_at_least(player: u64, opponent: u64, needed: u32) -> Option<u32> {
     if player.count_ones() < needed {

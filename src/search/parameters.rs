@@ -16,6 +16,9 @@ pub const SOLVE_FASTEST_FIRST_EMPTIES: u32 = 7;
 /// Empties from which enhanced transposition cut-offs are tried (a table probe for every
 /// child before searching any). Lower: probes cost more than the cut-offs save.
 pub const SOLVE_ETC_EMPTIES: u32 = 10;
+// (From 12 empties: FFO 40-47 497.7 M nodes against 484.5 M and not faster in four
+// rounds run side by side; from 14: 509.3 M; skipped at expected all-nodes: 494.1 M and
+// not faster.)
 
 /// Empties from which a node may be searched in parallel (young brothers wait: the first
 /// move alone, then the rest over the threads). Lower: more split overhead.
@@ -83,6 +86,20 @@ pub const SOLVE_ORDER_DEPTH2_EMPTIES: u32 = 22;
 /// (With the weights above, the 4-ply search from 24 empties instead of 25: FFO 40-52 one
 /// thread 2.32 G nodes against 2.41 G.)
 pub const SOLVE_ORDER_DEPTH4_EMPTIES: u32 = 24;
+// Tried and not kept (one thread unless said; node counts are deterministic):
+// - Four plies deeper at nodes with an open window (at most to 8 empties from the end):
+//   FFO 40-47 484.5 M → 473.3 M nodes, 48-52 1.365 G → 1.337 G, but position 53 took
+//   3.53 G nodes on one thread and 4.60 G (154 s) with two threads against 2.55-2.56 G
+//   (71-77 s). Two plies deeper: 521.5 M on 40-47; six: 611.9 M.
+// - No evaluation in the ordering of expected all-nodes below 16 empties: 40-47 +1.7%
+//   nodes (492.6 M), 48-52 +1.3%; one thread 2.4% faster (four rounds run side by side),
+//   position 53 with two threads no faster (66.8 s and 63.4 s against 68.8 s and 62.3 s).
+//   Skipping the shallow searches there too (all depths): 48-52 +2.5% to +6.6% nodes.
+// - A corner-stability term in the key (the mover's corners and their edge neighbours,
+//   as Edax orders): 40-47 493.6 M nodes with weight 8 below 10 empties, 537.2 M with 16,
+//   506.3 M with 16 everywhere.
+// - Children the table knows (found by the enhanced transposition cut-off probes) first
+//   or last by their bounds: 40-47 484.8 M against 484.5 M.
 
 /// Moves searched alone at a node before the rest may be split over the threads. One is
 /// the classic young-brothers-wait; more waits until a node looks like an all-node, so

@@ -19,13 +19,14 @@ if ! command -v valgrind > /dev/null; then
     echo "instructions.sh: valgrind is not installed (apt-get install valgrind)" >&2
     exit 1
 fi
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
 if [ -z "$positions" ]; then
-    positions="$(mktemp)"
+    positions="$tmp/positions.obf"
     head -1 "$data/ffo/fforum-40-59.obf" > "$positions"
 fi
 RUSTFLAGS="-C target-cpu=x86-64-v3" cargo build --release --quiet --target-dir target/x86-64-v3
-out="$(mktemp)"
+out="$tmp/cachegrind.out"
 valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file="$out" \
     target/x86-64-v3/release/volte solve "$positions" --threads 1 --hash-mb 64 2>&1 |
     grep -E "^total:|I +refs" | sed 's/^==[0-9]*== *//'
-rm -f "$out"

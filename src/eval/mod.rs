@@ -8,6 +8,7 @@ mod classic_weights;
 pub mod pattern;
 pub mod weights;
 
+use crate::board::Position;
 use crate::rules::{Rules, Variant};
 use std::fmt;
 use std::path::Path;
@@ -138,8 +139,7 @@ impl Evaluator {
         if moves == 0 && their_moves == 0 {
             return R::final_score(s);
         }
-        let sum = self.tables[R::VARIANT as usize].sum(&pos, moves, their_moves);
-        round_scaled(sum, pattern::SCALE).clamp(-EVAL_MAX, EVAL_MAX)
+        self.pattern_value::<R>(&pos, moves, their_moves)
     }
 
     #[inline]
@@ -148,7 +148,13 @@ impl Evaluator {
         let Some((my_moves, their_moves)) = moves_unless_over::<R>(s) else {
             return R::final_score(s);
         };
-        let sum = self.tables[R::VARIANT as usize].sum(&pos, my_moves, their_moves);
+        self.pattern_value::<R>(&pos, my_moves, their_moves)
+    }
+
+    /// The pattern evaluation of a game not over, given both sides' legal moves.
+    #[inline(always)]
+    fn pattern_value<R: Rules>(&self, pos: &Position, my_moves: u64, their_moves: u64) -> i32 {
+        let sum = self.tables[R::VARIANT as usize].sum(pos, my_moves, their_moves);
         round_scaled(sum, pattern::SCALE).clamp(-EVAL_MAX, EVAL_MAX)
     }
 

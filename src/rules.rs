@@ -117,7 +117,7 @@ pub trait Rules: Copy + Send + Sync + 'static {
 
 /// Exact Othello score (WOC) for the side to move of `pos` when `square` is its only empty
 /// square: the side to move plays it if it can, else the opponent, else nobody.
-#[inline]
+#[inline(always)]
 fn othello_last_empty_score(pos: &Position, square: u8) -> i32 {
     debug_assert_eq!(pos.occupied(), !(1u64 << square));
     let n_player = pos.player_discs() as i32;

@@ -126,6 +126,58 @@ fn priority_sets(moves: u64, odd: u64) -> [u64; 6] {
     ]
 }
 
+/// The quadrant (0 to 3, as in [`QUADRANTS`]) of square `x`.
+#[inline(always)]
+const fn quadrant(x: u8) -> u8 {
+    (x >> 4 & 2) | (x >> 2 & 1)
+}
+
+/// The three empty squares of `empties` in the order the solver tries them: a square
+/// alone in its quadrant before two sharing one (parity), then by index.
+#[inline(always)]
+fn parity_order3(empties: u64) -> [u8; 3] {
+    debug_assert_eq!(empties.count_ones(), 3);
+    let a = empties.trailing_zeros() as u8;
+    let b = (empties & (empties - 1)).trailing_zeros() as u8;
+    let c = (63 - empties.leading_zeros()) as u8;
+    let (qa, qb, qc) = (quadrant(a), quadrant(b), quadrant(c));
+    if qa == qb && qb != qc {
+        [c, a, b]
+    } else if qa == qc && qa != qb {
+        [b, a, c]
+    } else {
+        [a, b, c]
+    }
+}
+
+/// The four empty squares of `empties` in the order the solver tries them: the squares
+/// of odd quadrants first (parity), within each parity corners first and squares next to
+/// corners last (as [`priority_sets`]), then by index.
+#[inline(always)]
+fn parity_order4(empties: u64) -> [u8; 4] {
+    debug_assert_eq!(empties.count_ones(), 4);
+    let odd = odd_quadrants(empties);
+    let mut keys = [0u16; 4];
+    for (k, x) in Bits(empties).enumerate() {
+        let bit = 1u64 << x;
+        let class = if CORNERS & bit != 0 {
+            0
+        } else if NEAR_CORNERS & bit != 0 {
+            2
+        } else {
+            1
+        } + if odd & bit != 0 { 0 } else { 3 };
+        keys[k] = class << 6 | u16::from(x);
+    }
+    // A sorting network for four keys.
+    for (i, j) in [(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)] {
+        if keys[j] < keys[i] {
+            keys.swap(i, j);
+        }
+    }
+    keys.map(|k| (k & 63) as u8)
+}
+
 /// Pushes the positions after each of `moves`, not yet ordered.
 #[inline]
 fn push_children<R: Rules>(s: &R::S, moves: u64, list: &mut MoveList<R::S>) {
@@ -226,60 +278,72 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
         R::stability_cut(s, alpha)
     }
 
-    /// Alpha-beta straight over the empty squares, for the last few.
+    /// Alpha-beta straight over the empty squares, for the last few (at most
+    /// [`SOLVE_SMALL_EMPTIES`], which is at most four).
+    #[inline]
     fn small(
         &mut self,
         s: &R::S,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
         empties: u64,
         n: u32,
         passed: bool,
     ) -> i32 {
+        const _: () = assert!(SOLVE_SMALL_EMPTIES <= 4);
         match n {
             1 => {
                 self.nodes += 1;
-                return R::last_empty_score(s, empties.trailing_zeros() as u8);
+                R::last_empty_score(s, empties.trailing_zeros() as u8)
             }
             2 => {
                 let x1 = empties.trailing_zeros() as u8;
                 let x2 = (63 - empties.leading_zeros()) as u8;
-                return self.solve2(s, alpha, beta, x1, x2, passed);
+                self.solve2(s, alpha, beta, x1, x2, passed)
             }
-            3 => return self.solve3(s, alpha, beta, empties, passed),
-            _ => {}
+            3 => self.solve3(s, alpha, beta, empties, passed),
+            _ => self.solve4(s, alpha, beta, empties, passed),
         }
-        if let Some(upper) = self.stability_cut(s, alpha, n) {
+    }
+
+    /// The last four empty squares, in the order of [`parity_order4`].
+    fn solve4(&mut self, s: &R::S, mut alpha: i32, beta: i32, empties: u64, passed: bool) -> i32 {
+        if let Some(upper) = self.stability_cut(s, alpha, 4) {
             return upper;
         }
         self.nodes += 1;
-        let odd = odd_quadrants(empties);
         let mut best = -SCORE_INF;
-        for set in priority_sets(empties, odd) {
-            for x in Bits(set) {
-                if let Some(next) = R::try_play(s, x) {
-                    let v = -self.small(&next, -beta, -alpha, empties ^ (1u64 << x), n - 1, false);
-                    if v > best {
-                        best = v;
-                        if v > alpha {
-                            alpha = v;
-                            if v >= beta {
-                                return best;
-                            }
+        for x in parity_order4(empties) {
+            if let Some(next) = R::try_play(s, x) {
+                let v = -self.solve3(&next, -beta, -alpha, empties ^ (1u64 << x), false);
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        alpha = v;
+                        if v >= beta {
+                            return best;
                         }
                     }
                 }
             }
         }
-        if best == -SCORE_INF {
-            if passed {
-                return R::final_score(s);
-            }
-            // After a pass the opponent's node is of the other kind.
-            self.cut_nodes ^= 1 << n;
-            return -self.small(&R::pass(s), -beta, -alpha, empties, n, true);
+        if best > -SCORE_INF {
+            return best;
         }
-        best
+        self.solve4_pass(s, alpha, beta, empties, passed)
+    }
+
+    /// [`Worker::solve4`] when the side to move cannot play (out of line, like
+    /// [`Worker::solve2_pass`]).
+    #[cold]
+    #[inline(never)]
+    fn solve4_pass(&mut self, s: &R::S, alpha: i32, beta: i32, empties: u64, passed: bool) -> i32 {
+        if passed {
+            return R::final_score(s);
+        }
+        // After a pass the opponent's node is of the other kind.
+        self.cut_nodes ^= 1 << 4;
+        -self.solve4(&R::pass(s), -beta, -alpha, empties, true)
     }
 
     /// The last two empty squares, `x1` before `x2` (the order [`Worker::small`] would
@@ -303,22 +367,33 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
         if best > -SCORE_INF {
             return best;
         }
+        self.solve2_pass(s, alpha, beta, x1, x2, passed)
+    }
+
+    /// [`Worker::solve2`] when the side to move cannot play: out of line, so that
+    /// `solve2` itself does not recurse and inlines into its callers.
+    #[cold]
+    #[inline(never)]
+    fn solve2_pass(
+        &mut self,
+        s: &R::S,
+        alpha: i32,
+        beta: i32,
+        x1: u8,
+        x2: u8,
+        passed: bool,
+    ) -> i32 {
         if passed {
             return R::final_score(s);
         }
         -self.solve2(&R::pass(s), -beta, -alpha, x1, x2, true)
     }
 
-    /// The last three empty squares, in parity order: a square alone in its quadrant
-    /// before two sharing one, then by index (as [`Worker::small`] orders them).
+    /// The last three empty squares, in the order of [`parity_order3`].
+    #[inline]
     fn solve3(&mut self, s: &R::S, alpha: i32, beta: i32, empties: u64, passed: bool) -> i32 {
         self.nodes += 1;
-        let odd = odd_quadrants(empties);
-        let first = empties & odd;
-        let mut order = [0u8; 3];
-        for (k, x) in Bits(first).chain(Bits(empties & !first)).enumerate() {
-            order[k] = x;
-        }
+        let order = parity_order3(empties);
         let mut alpha = alpha;
         let mut best = -SCORE_INF;
         for i in 0..3 {
@@ -346,6 +421,14 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
         if best > -SCORE_INF {
             return best;
         }
+        self.solve3_pass(s, alpha, beta, empties, passed)
+    }
+
+    /// [`Worker::solve3`] when the side to move cannot play (out of line, like
+    /// [`Worker::solve2_pass`]).
+    #[cold]
+    #[inline(never)]
+    fn solve3_pass(&mut self, s: &R::S, alpha: i32, beta: i32, empties: u64, passed: bool) -> i32 {
         if passed {
             return R::final_score(s);
         }
@@ -1007,4 +1090,50 @@ fn principal_variation<R: Rules>(
         n -= 1;
     }
     pv
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `count` sets of `k` squares, from a pseudo-random sequence.
+    fn sample_sets(k: u32, count: usize) -> Vec<u64> {
+        let mut seed = 0x5EED_u64;
+        let mut sets = Vec::with_capacity(count);
+        while sets.len() < count {
+            let mut set = 0u64;
+            while set.count_ones() < k {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                set |= 1 << (seed >> 58);
+            }
+            sets.push(set);
+        }
+        sets
+    }
+
+    #[test]
+    fn three_squares_come_in_parity_order() {
+        for empties in sample_sets(3, 20_000) {
+            let odd = odd_quadrants(empties);
+            let expected: Vec<u8> = Bits(empties & odd).chain(Bits(empties & !odd)).collect();
+            assert_eq!(parity_order3(empties).to_vec(), expected, "{empties:#x}");
+        }
+    }
+
+    #[test]
+    fn four_squares_come_in_the_order_of_the_priority_sets() {
+        let mut seen_even = false;
+        for empties in sample_sets(4, 20_000) {
+            let odd = odd_quadrants(empties);
+            seen_even |= empties & !odd != 0;
+            let expected: Vec<u8> = priority_sets(empties, odd)
+                .into_iter()
+                .flat_map(Bits)
+                .collect();
+            assert_eq!(parity_order4(empties).to_vec(), expected, "{empties:#x}");
+        }
+        assert!(seen_even, "the sample has squares in even quadrants");
+    }
 }

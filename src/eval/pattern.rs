@@ -116,6 +116,150 @@ pub const OFFSETS: [usize; N_PATTERNS + 1] = offsets();
 /// Every instance as (pattern, symmetry).
 pub const INSTANCES: [(u8, u8); N_INSTANCES] = instances();
 
+/// The squares of every instance on the board itself: instance `k` = (pattern `p`,
+/// symmetry `s`) reads the squares that `s` maps onto `p`'s mask.
+pub const INSTANCE_MASKS: [u64; N_INSTANCES] = {
+    let mut out = [0u64; N_INSTANCES];
+    let mut k = 0;
+    while k < N_INSTANCES {
+        let (p, s) = INSTANCES[k];
+        out[k] = bitboard::inverse_symmetry(PATTERNS[p as usize].mask, s);
+        k += 1;
+    }
+    out
+};
+
+/// For each instance, the ternary digit (the rank of the square in the pattern's mask)
+/// of each of its squares taken in board order, as `pext` on [`INSTANCE_MASKS`] lists
+/// them; unused entries are `u8::MAX`.
+const fn digit_order(k: usize) -> [u8; 10] {
+    let (p, s) = INSTANCES[k];
+    let mask = PATTERNS[p as usize].mask;
+    let mut order = [u8::MAX; 10];
+    let mut squares = INSTANCE_MASKS[k];
+    let mut j = 0;
+    while squares != 0 {
+        let x = squares.trailing_zeros() as u8;
+        let image = bitboard::symmetry_square(x, s);
+        order[j] = (mask & ((1u64 << image) - 1)).count_ones() as u8;
+        squares &= squares - 1;
+        j += 1;
+    }
+    order
+}
+
+/// The distinct digit orders of the instances, how many there are, and each instance's.
+const ORDERS: ([[u8; 10]; N_INSTANCES], usize, [u8; N_INSTANCES]) = {
+    let mut distinct = [[0u8; 10]; N_INSTANCES];
+    let mut n = 0;
+    let mut of = [0u8; N_INSTANCES];
+    let mut k = 0;
+    while k < N_INSTANCES {
+        let order = digit_order(k);
+        let mut found = n;
+        let mut i = 0;
+        while i < n {
+            let mut same = true;
+            let mut d = 0;
+            while d < 10 {
+                if distinct[i][d] != order[d] {
+                    same = false;
+                }
+                d += 1;
+            }
+            if same && found == n {
+                found = i;
+            }
+            i += 1;
+        }
+        if found == n {
+            distinct[n] = order;
+            n += 1;
+        }
+        of[k] = found as u8;
+        k += 1;
+    }
+    (distinct, n, of)
+};
+
+/// Number of distinct digit orders among the instances.
+const N_ORDERS: usize = ORDERS.1;
+
+/// Squares in digit order `t` (its table has `2^n` entries).
+const fn order_len(t: usize) -> usize {
+    let mut n = 0;
+    while n < 10 && ORDERS.0[t][n] != u8::MAX {
+        n += 1;
+    }
+    n
+}
+
+/// Where each digit order's table starts in [`INSTANCE_TERNARY`], and the total length.
+const ORDER_OFFSETS: [usize; N_ORDERS + 1] = {
+    let mut o = [0; N_ORDERS + 1];
+    let mut t = 0;
+    while t < N_ORDERS {
+        o[t + 1] = o[t] + (1 << order_len(t));
+        t += 1;
+    }
+    o
+};
+
+/// The tables of the digit orders, one after the other: entry `b` of order `t`'s table
+/// (at [`ORDER_OFFSETS`]`[t] + b`) is the ternary number with digit 1 at the pattern rank
+/// of every square whose bit is set in `b` (`b` as `pext` on an instance's mask returns
+/// it). With them an instance's index comes from the board itself, without transforming
+/// the board first.
+static INSTANCE_TERNARY: [u16; ORDER_OFFSETS[N_ORDERS]] = {
+    let mut table = [0u16; ORDER_OFFSETS[N_ORDERS]];
+    let mut t = 0;
+    while t < N_ORDERS {
+        let order = ORDERS.0[t];
+        let n = order_len(t);
+        let mut b = 0;
+        while b < 1 << n {
+            let mut v = 0u32;
+            let mut j = 0;
+            while j < n {
+                if b & (1 << j) != 0 {
+                    v += pow3(order[j] as u32) as u32;
+                }
+                j += 1;
+            }
+            table[ORDER_OFFSETS[t] + b] = v as u16;
+            b += 1;
+        }
+        t += 1;
+    }
+    table
+};
+
+/// Where each instance's table starts in [`INSTANCE_TERNARY`].
+const INSTANCE_TABLE: [usize; N_INSTANCES] = {
+    let mut out = [0; N_INSTANCES];
+    let mut k = 0;
+    while k < N_INSTANCES {
+        out[k] = ORDER_OFFSETS[ORDERS.2[k] as usize];
+        k += 1;
+    }
+    out
+};
+
+/// The ternary index of instance `k` on `(player, opponent)`, in its pattern's table.
+#[inline(always)]
+fn instance_index(k: usize, player: u64, opponent: u64) -> usize {
+    let mask = INSTANCE_MASKS[k];
+    let start = INSTANCE_TABLE[k];
+    let (a, b) = (pext(player, mask) as usize, pext(opponent, mask) as usize);
+    debug_assert!(a < 1 << mask.count_ones() && b < 1 << mask.count_ones());
+    // SAFETY: `pext` on a mask of n squares returns less than 2^n, the length of the
+    // instance's table, which lies within INSTANCE_TERNARY.
+    unsafe {
+        *INSTANCE_TERNARY.get_unchecked(start + a) as usize
+            + 2 * *INSTANCE_TERNARY.get_unchecked(start + b) as usize
+    }
+}
+
 const fn pow3(n: u32) -> usize {
     let mut r = 1;
     let mut i = 0;
@@ -303,42 +447,13 @@ fn index(player: u64, opponent: u64, mask: u64) -> usize {
         + 2 * TERNARY[pext(opponent, mask) as usize] as usize
 }
 
-/// The eight images of a position: `boards[s]` is `pos.symmetry(s)`.
-#[inline(always)]
-fn symmetric_boards(pos: &Position) -> [(u64, u64); 8] {
-    let sym = |b: u64| {
-        let m = bitboard::mirror_horizontal(b);
-        let v = bitboard::flip_vertical(b);
-        let mv = bitboard::flip_vertical(m);
-        [
-            b,
-            m,
-            v,
-            mv,
-            bitboard::flip_diagonal(b),
-            bitboard::flip_diagonal(m),
-            bitboard::flip_diagonal(v),
-            bitboard::flip_diagonal(mv),
-        ]
-    };
-    let p = sym(pos.player);
-    let o = sym(pos.opponent);
-    let mut out = [(0, 0); 8];
-    for s in 0..8 {
-        out[s] = (p[s], o[s]);
-    }
-    out
-}
-
 /// The index in a stage's table of every active weight of `pos`: one per instance, then
 /// the two mobilities and the parity. `moves` are both sides' legal moves.
 #[inline]
 pub fn active(pos: &Position, my_moves: u64, their_moves: u64) -> [u32; N_ACTIVE] {
-    let boards = symmetric_boards(pos);
     let mut out = [0u32; N_ACTIVE];
-    for (k, &(p, s)) in INSTANCES.iter().enumerate() {
-        let (pl, op) = boards[s as usize];
-        out[k] = (OFFSETS[p as usize] + index(pl, op, PATTERNS[p as usize].mask)) as u32;
+    for (k, &(p, _)) in INSTANCES.iter().enumerate() {
+        out[k] = (OFFSETS[p as usize] + instance_index(k, pos.player, pos.opponent)) as u32;
     }
     out[N_INSTANCES] =
         (MOBILITY_OFFSET + (my_moves.count_ones() as usize).min(MAX_MOBILITY)) as u32;
@@ -348,29 +463,20 @@ pub fn active(pos: &Position, my_moves: u64, their_moves: u64) -> [u32; N_ACTIVE
     out
 }
 
-/// The weight of instance `K` of `boards` in `weights`.
+/// The weight of instance `K` of `pos` in `weights`.
 #[inline(always)]
-fn instance_weight<const K: usize>(weights: &[i16; N_WEIGHTS], boards: &[(u64, u64); 8]) -> i32 {
-    let (p, s) = INSTANCES[K];
-    let mask = PATTERNS[p as usize].mask;
-    let (pl, op) = boards[s as usize];
-    let (a, b) = (pext(pl, mask) as usize, pext(op, mask) as usize);
-    debug_assert!(a < 1024 && b < 1024);
-    // SAFETY: `pext` with a mask of at most 10 bits returns less than 1024, the length
-    // of TERNARY; the two ternary numbers have no digit in common, so the index is below
+fn instance_weight<const K: usize>(weights: &[i16; N_WEIGHTS], pos: &Position) -> i32 {
+    let p = INSTANCES[K].0 as usize;
+    let i = OFFSETS[p] + instance_index(K, pos.player, pos.opponent);
+    debug_assert!(i < OFFSETS[p + 1]);
+    // SAFETY: the two ternary numbers have no digit in common, so the index is below
     // 3^n, the size of the pattern's table, which ends within the stage's weights.
-    unsafe {
-        let i = OFFSETS[p as usize]
-            + *TERNARY.get_unchecked(a) as usize
-            + 2 * *TERNARY.get_unchecked(b) as usize;
-        debug_assert!(i < OFFSETS[p as usize + 1]);
-        i32::from(*weights.get_unchecked(i))
-    }
+    i32::from(unsafe { *weights.get_unchecked(i) })
 }
 
 macro_rules! sum_instances {
-    ($w:expr, $boards:expr, $($k:literal)*) => {
-        0 $(+ instance_weight::<$k>($w, $boards))*
+    ($w:expr, $pos:expr, $($k:literal)*) => {
+        0 $(+ instance_weight::<$k>($w, $pos))*
     };
 }
 
@@ -379,8 +485,7 @@ macro_rules! sum_instances {
 #[inline]
 pub fn sum(weights: &[i16; N_WEIGHTS], pos: &Position, my_moves: u64, their_moves: u64) -> i32 {
     const _: () = assert!(N_INSTANCES == 46);
-    let boards = symmetric_boards(pos);
-    let patterns = sum_instances!(weights, &boards,
+    let patterns = sum_instances!(weights, pos,
         0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
         32 33 34 35 36 37 38 39 40 41 42 43 44 45);
     patterns
@@ -430,6 +535,32 @@ pub fn canonical() -> Vec<u32> {
 mod tests {
     use super::*;
 
+    /// The eight images of a position: `boards[s]` is `pos.symmetry(s)`.
+    fn symmetric_boards(pos: &Position) -> [(u64, u64); 8] {
+        let sym = |b: u64| {
+            let m = bitboard::mirror_horizontal(b);
+            let v = bitboard::flip_vertical(b);
+            let mv = bitboard::flip_vertical(m);
+            [
+                b,
+                m,
+                v,
+                mv,
+                bitboard::flip_diagonal(b),
+                bitboard::flip_diagonal(m),
+                bitboard::flip_diagonal(v),
+                bitboard::flip_diagonal(mv),
+            ]
+        };
+        let p = sym(pos.player);
+        let o = sym(pos.opponent);
+        let mut out = [(0, 0); 8];
+        for s in 0..8 {
+            out[s] = (p[s], o[s]);
+        }
+        out
+    }
+
     #[test]
     fn instances_cover_each_orbit_once() {
         assert_eq!(N_INSTANCES, 46);
@@ -459,6 +590,28 @@ mod tests {
         for s in 0..8u8 {
             let t = pos.symmetry(s);
             assert_eq!(boards[s as usize], (t.player, t.opponent));
+        }
+    }
+
+    #[test]
+    fn instance_indices_equal_the_indices_on_the_transformed_board() {
+        const { assert!(N_ORDERS < N_INSTANCES, "some instances share a digit order") };
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..5000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let y = x.rotate_left(23) ^ x.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            let pos = Position::new(x & !y, y & !x);
+            let boards = symmetric_boards(&pos);
+            for (k, &(p, s)) in INSTANCES.iter().enumerate() {
+                let (pl, op) = boards[s as usize];
+                assert_eq!(
+                    instance_index(k, pos.player, pos.opponent),
+                    index(pl, op, PATTERNS[p as usize].mask),
+                    "instance {k} (pattern {p}, symmetry {s})"
+                );
+            }
         }
     }
 

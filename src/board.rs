@@ -471,9 +471,46 @@ mod avx2 {
             let between = _mm256_and_si256(mask, _mm256_sub_epi64(outflank, one));
             let up = _mm256_andnot_si256(_mm256_cmpeq_epi64(outflank, zero), between);
 
-            // Towards lower indices: fill from the square along each ray over opponent
-            // discs, then the next ray square must be a player disc.
             let mask = _mm256_load_si256(RAYS_DOWN.0[sq].as_ptr() as *const __m256i);
+            let down = down_flips(pp, oo, mask, square);
+
+            let all = _mm256_or_si256(up, down);
+            let m = _mm_or_si128(
+                _mm256_castsi256_si128(all),
+                _mm256_extracti128_si256(all, 1),
+            );
+            let m = _mm_or_si128(m, _mm_unpackhi_epi64(m, m));
+            _mm_cvtsi128_si64(m) as u64
+        }
+    }
+
+    /// The flips towards lower indices (W, N, NW, NE), `mask` holding each ray. With
+    /// AVX-512 (VL and CD) the outflank is the highest non-opponent square of the ray,
+    /// found with a vector leading-zero count, as the up direction finds the lowest.
+    #[cfg(all(target_feature = "avx512vl", target_feature = "avx512cd"))]
+    #[inline(always)]
+    unsafe fn down_flips(pp: __m256i, oo: __m256i, mask: __m256i, _square: u8) -> __m256i {
+        // SAFETY (for the caller): AVX-512 VL and CD are enabled at compile time.
+        unsafe {
+            let free = _mm256_andnot_si256(oo, mask);
+            // A shift by 64 (no free square) gives 0.
+            let top = _mm256_srlv_epi64(_mm256_set1_epi64x(i64::MIN), _mm256_lzcnt_epi64(free));
+            let outflank = _mm256_and_si256(top, pp);
+            // The ray squares above the outflank; none when there is no outflank.
+            let above = _mm256_sub_epi64(_mm256_setzero_si256(), _mm256_slli_epi64(outflank, 1));
+            _mm256_and_si256(mask, above)
+        }
+    }
+
+    /// The flips towards lower indices (W, N, NW, NE), `mask` holding each ray: fill from
+    /// the square along each ray over opponent discs, then the next ray square must be a
+    /// player disc.
+    #[cfg(not(all(target_feature = "avx512vl", target_feature = "avx512cd")))]
+    #[inline(always)]
+    unsafe fn down_flips(pp: __m256i, oo: __m256i, mask: __m256i, square: u8) -> __m256i {
+        // SAFETY (for the caller): AVX2 is enabled at compile time.
+        unsafe {
+            let zero = _mm256_setzero_si256();
             let shift1 = _mm256_set_epi64x(7, 9, 8, 1);
             let shift2 = _mm256_add_epi64(shift1, shift1);
             let om = _mm256_and_si256(oo, mask);
@@ -487,15 +524,7 @@ mod avx2 {
                 _mm256_and_si256(pp, mask),
                 _mm256_srlv_epi64(_mm256_or_si256(f, x), shift1),
             );
-            let down = _mm256_andnot_si256(_mm256_cmpeq_epi64(outflank, zero), f);
-
-            let all = _mm256_or_si256(up, down);
-            let m = _mm_or_si128(
-                _mm256_castsi256_si128(all),
-                _mm256_extracti128_si256(all, 1),
-            );
-            let m = _mm_or_si128(m, _mm_unpackhi_epi64(m, m));
-            _mm_cvtsi128_si64(m) as u64
+            _mm256_andnot_si256(_mm256_cmpeq_epi64(outflank, zero), f)
         }
     }
 }

@@ -12,6 +12,9 @@ pub const SOLVE_TT_EMPTIES: u32 = 9;
 /// Empties from which moves are ordered fastest-first (by the opponent's mobility after
 /// the move); below, by parity only. Lower: ordering costs more than it saves.
 pub const SOLVE_FASTEST_FIRST_EMPTIES: u32 = 7;
+// (With the cheaper leaves of the four-empties solver: from 6 empties, FFO 41-42 35.2 M
+// nodes against 38.4 M but 12.21 G instructions against 12.06 G (`scripts/instructions.sh`);
+// from 8, FFO 40 14.6 M nodes and 3.71 G instructions against 11.2 M and 3.37 G.)
 
 /// Empties from which enhanced transposition cut-offs are tried (a table probe for every
 /// child before searching any). Lower: probes cost more than the cut-offs save.
@@ -23,6 +26,8 @@ pub const SOLVE_ETC_EMPTIES: u32 = 10;
 /// Empties from which a node may be searched in parallel (young brothers wait: the first
 /// move alone, then the rest over the threads). Lower: more split overhead.
 pub const SOLVE_SPLIT_EMPTIES: u32 = 12;
+// (From 15: FFO 48-52 with two threads 1.490-1.496 G nodes against 1.487-1.498 G, and
+// 158.6 s against 164.0 s over three alternating rounds, within the noise.)
 
 /// `SOLVE_STABILITY_ALPHA[n]`: the stability bound is only computed at nodes with `n`
 /// empties whose alpha is at least this, since it can only cut when the opponent has
@@ -70,6 +75,9 @@ pub const ORDER_PARITY_WEIGHT: i32 = 0;
 /// 2.41 G with 3, 2.45 G with 4, 2.58 G with 6, 2.79 G with 9.)
 pub const SOLVE_EVAL_ORDER_EMPTIES: u32 = 10;
 pub const ORDER_SOLVE_EVAL_WEIGHT: i32 = 3;
+// (Re-checked with the current solver, FFO 40-47 one thread: 493.1 M nodes with weight 2,
+// 488.2 M with 4, 484.5 M with 3. The evaluation from 9 empties once it got cheaper:
+// 467.3 M nodes, but FFO 40 3.67 G instructions against 3.37 G.)
 /// The weight per disc of the value of a shallow search (from
 /// [`SOLVE_ORDER_DEPTH1_EMPTIES`]), which predicts the best move better than the static
 /// evaluation. FFO 48-52 on one thread: 2.88 G nodes with 3, 2.18 G with 6, 1.94 G with
@@ -86,6 +94,7 @@ pub const SOLVE_ORDER_DEPTH2_EMPTIES: u32 = 22;
 /// (With the weights above, the 4-ply search from 24 empties instead of 25: FFO 40-52 one
 /// thread 2.32 G nodes against 2.41 G.)
 pub const SOLVE_ORDER_DEPTH4_EMPTIES: u32 = 24;
+// (A 6-ply search from 27 empties: FFO 53 on one thread 3.48 G nodes against 2.50 G.)
 // Tried and not kept (one thread unless said; node counts are deterministic):
 // - Four plies deeper at nodes with an open window (at most to 8 empties from the end):
 //   FFO 40-47 484.5 M → 473.3 M nodes, 48-52 1.365 G → 1.337 G, but position 53 took

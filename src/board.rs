@@ -487,10 +487,14 @@ mod avx2 {
     /// The flips towards lower indices (W, N, NW, NE), `mask` holding each ray. With
     /// AVX-512 (VL and CD) the outflank is the highest non-opponent square of the ray,
     /// found with a vector leading-zero count, as the up direction finds the lowest.
+    ///
+    /// # Safety
+    /// Compiled only when AVX-512 VL and CD are enabled for the target, so always safe
+    /// to call; `unsafe` because the intrinsics are.
     #[cfg(all(target_feature = "avx512vl", target_feature = "avx512cd"))]
     #[inline(always)]
     unsafe fn down_flips(pp: __m256i, oo: __m256i, mask: __m256i, _square: u8) -> __m256i {
-        // SAFETY (for the caller): AVX-512 VL and CD are enabled at compile time.
+        // SAFETY: AVX-512 VL and CD are enabled at compile time.
         unsafe {
             let free = _mm256_andnot_si256(oo, mask);
             // A shift by 64 (no free square) gives 0.
@@ -505,10 +509,14 @@ mod avx2 {
     /// The flips towards lower indices (W, N, NW, NE), `mask` holding each ray: fill from
     /// the square along each ray over opponent discs, then the next ray square must be a
     /// player disc.
+    ///
+    /// # Safety
+    /// Compiled only when AVX2 is enabled for the target (the module's condition), so
+    /// always safe to call; `unsafe` because the intrinsics are.
     #[cfg(not(all(target_feature = "avx512vl", target_feature = "avx512cd")))]
     #[inline(always)]
     unsafe fn down_flips(pp: __m256i, oo: __m256i, mask: __m256i, square: u8) -> __m256i {
-        // SAFETY (for the caller): AVX2 is enabled at compile time.
+        // SAFETY: AVX2 is enabled at compile time.
         unsafe {
             let zero = _mm256_setzero_si256();
             let shift1 = _mm256_set_epi64x(7, 9, 8, 1);

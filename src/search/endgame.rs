@@ -126,6 +126,20 @@ fn priority_sets(moves: u64, odd: u64) -> [u64; 6] {
     ]
 }
 
+/// Fail-soft alpha-beta bookkeeping for a move scored `v`: raises `best` and `alpha`;
+/// true when the move cuts (`v >= beta`).
+#[inline(always)]
+fn raise(best: &mut i32, alpha: &mut i32, v: i32, beta: i32) -> bool {
+    if v > *best {
+        *best = v;
+        if v > *alpha {
+            *alpha = v;
+            return v >= beta;
+        }
+    }
+    false
+}
+
 /// The quadrant (0 to 3, as in [`QUADRANTS`]) of square `x`.
 #[inline(always)]
 const fn quadrant(x: u8) -> u8 {
@@ -316,14 +330,8 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
         for x in parity_order4(empties) {
             if let Some(next) = R::try_play(s, x) {
                 let v = -self.solve3(&next, -beta, -alpha, empties ^ (1u64 << x), false);
-                if v > best {
-                    best = v;
-                    if v > alpha {
-                        alpha = v;
-                        if v >= beta {
-                            return best;
-                        }
-                    }
+                if raise(&mut best, &mut alpha, v, beta) {
+                    return best;
                 }
             }
         }
@@ -407,14 +415,8 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
                 };
                 let (a, b) = if a < b { (a, b) } else { (b, a) };
                 let v = -self.solve2(&next, -beta, -alpha, a, b, false);
-                if v > best {
-                    best = v;
-                    if v > alpha {
-                        alpha = v;
-                        if v >= beta {
-                            return best;
-                        }
-                    }
+                if raise(&mut best, &mut alpha, v, beta) {
+                    return best;
                 }
             }
         }
@@ -510,14 +512,8 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
         let mut best = -SCORE_INF;
         for x in Bits(moves) {
             let v = -self.shallow(&R::play(s, x), depth - 1, -beta, -alpha);
-            if v > best {
-                best = v;
-                if v > alpha {
-                    alpha = v;
-                    if v >= beta {
-                        break;
-                    }
-                }
+            if raise(&mut best, &mut alpha, v, beta) {
+                break;
             }
         }
         best

@@ -82,6 +82,58 @@ fn solver_agrees_with_minimax_in_every_variant() {
     }
 }
 
+/// From 18 empties the root is searched in a window around a guess of the score; any
+/// guess, however far off, gives the score of the all-moves search (full windows).
+#[test]
+fn any_score_guess_gives_the_exact_score() {
+    if cfg!(debug_assertions) {
+        eprintln!("SKIPPED any_score_guess_gives_the_exact_score in a debug build");
+        return;
+    }
+    let solver = Solver::new(64);
+    let mut rng = Lcg(29);
+    for v in Variant::ALL {
+        let states: Vec<State> = random_states(v, 400, 19, &mut rng)
+            .into_iter()
+            .filter(|s| s.pos.n_empties() >= 18 && !v.is_game_over(s))
+            .take(3)
+            .collect();
+        assert_eq!(states.len(), 3, "{v}: too few positions with 18+ empties");
+        for s in &states {
+            let all = SolveOptions {
+                all_moves: true,
+                ..Default::default()
+            };
+            let reference = solver.solve(v, s, &all);
+            let exact = reference.score;
+            let guesses = [-64, exact - 1, exact + 1, 64];
+            for estimate in guesses.map(Some).into_iter().chain([None]) {
+                for threads in [1, 2] {
+                    solver.clear();
+                    let r = solver.solve(
+                        v,
+                        s,
+                        &SolveOptions {
+                            estimate,
+                            threads,
+                            ..Default::default()
+                        },
+                    );
+                    assert_eq!(
+                        r.score, exact,
+                        "{v} guess {estimate:?}, {threads} threads: {s:?}"
+                    );
+                    let best = r.best_move.unwrap();
+                    assert!(
+                        reference.move_scores.contains(&(best, exact)),
+                        "{v} guess {estimate:?}: {best} is not a best move of {s:?}"
+                    );
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn all_moves_scores_match_minimax() {
     let solver = Solver::new(16);

@@ -1,7 +1,9 @@
 //! The exact endgame solver: the final score (or only win/loss/draw) of a position with
 //! perfect play, for every variant.
 //!
-//! Null-window searches everywhere below a PVS root. Near the leaves moves come straight
+//! Null-window searches everywhere below a PVS root; far from the end the root is searched
+//! first in a narrow window around a guess of the score (a shallow selective midgame
+//! search), widened when the score falls outside. Near the leaves moves come straight
 //! from the list of empty squares in parity order (odd quadrants first) and the last empty
 //! square is scored by counting flips; higher up, moves are generated and ordered
 //! fastest-first (fewest replies for the opponent), the transposition table gives the
@@ -10,6 +12,7 @@
 //! not cut is split over the threads (young brothers wait).
 
 use super::control::{Control, POLL_NODES};
+use super::midgame::MidWorker;
 use super::parameters::*;
 use super::tt::{NO_MOVE, TranspositionTable, TtData, hash};
 use super::{Candidate, MAX_MOVES, MoveList, SCORE_INF, Shared, SplitFlag, UNKNOWN_MOVES, pick};
@@ -19,6 +22,9 @@ use crate::rules::{Anti, Othello, Reversi1889, Rules, State, Variant};
 use crate::square::{Move, Square};
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
+
+/// Size of the table of [`estimate`]'s search (a few hundred thousand nodes).
+const ESTIMATE_HASH_MB: usize = 8;
 
 /// Exact score, or only win/loss/draw.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -38,6 +44,9 @@ pub struct SolveOptions {
     pub threads: usize,
     /// The root moves to choose among (a mask of squares; all legal moves by default).
     pub root_moves: u64,
+    /// A guess of the exact score (say, from the searches that came before), around which
+    /// the root is searched first; `None`: the solver guesses by a shallow search.
+    pub estimate: Option<i32>,
 }
 
 impl Default for SolveOptions {
@@ -47,6 +56,7 @@ impl Default for SolveOptions {
             all_moves: false,
             threads: 1,
             root_moves: u64::MAX,
+            estimate: None,
         }
     }
 }
@@ -1006,7 +1016,14 @@ pub(crate) fn root<R: Rules>(shared: &Shared<'_>, s: &R::S, options: &SolveOptio
         result.best_move = Some(scores[0].0);
         result.move_scores = scores;
     } else {
-        let score = window(&mut w, s, lo, hi, n);
+        let score = if options.mode == SolveMode::Exact && n >= SOLVE_ASPIRATION_EMPTIES {
+            let guess = options
+                .estimate
+                .unwrap_or_else(|| estimate::<R>(shared, s, &mut w));
+            aspiration(&mut w, s, guess, n)
+        } else {
+            window(&mut w, s, lo, hi, n)
+        };
         result.score = score;
         let best = shared
             .tt
@@ -1028,6 +1045,53 @@ pub(crate) fn root<R: Rules>(shared: &Shared<'_>, s: &R::S, options: &SolveOptio
     w.flush();
     result.nodes = w.nodes;
     result
+}
+
+/// A guess of the score of `s`: a selective midgame search of
+/// [`SOLVE_ESTIMATE_DEPTH`] plies, in a small table of its own. (In the solver's table its
+/// best moves would come first at the nodes it saw, and the solver orders better without
+/// them: FFO 48-52 on one thread took 1.55 G nodes with them against 1.30 G.) Its nodes
+/// count as the solver's.
+fn estimate<R: Rules>(shared: &Shared<'_>, s: &R::S, w: &mut Worker<'_, '_, R>) -> i32 {
+    let tt = TranspositionTable::new(ESTIMATE_HASH_MB);
+    let scratch = Shared {
+        tt: &tt,
+        control: shared.control,
+        eval: shared.eval,
+        threads: 1,
+    };
+    let mut m = MidWorker::<R>::new(&scratch, None, SOLVE_ESTIMATE_SELECTIVITY);
+    let mut guess = 0;
+    for depth in 1..=SOLVE_ESTIMATE_DEPTH {
+        guess = m.search(s, -SCORE_INF, SCORE_INF, depth, false);
+    }
+    m.flush();
+    w.nodes += m.nodes;
+    w.polled += m.nodes;
+    guess
+}
+
+/// The exact score of `s`, searched first with a window of [`SOLVE_ASPIRATION_HALF`]
+/// around `guess`; when the score falls outside, the fail-soft bound moves the window to
+/// it, twice as wide each time, until the score is inside (or at -64 or 64).
+fn aspiration<R: Rules>(w: &mut Worker<'_, '_, R>, s: &R::S, guess: i32, n: u32) -> i32 {
+    let guess = guess.clamp(-63, 63);
+    let mut half = SOLVE_ASPIRATION_HALF;
+    let (mut lo, mut hi) = ((guess - half).max(-64), (guess + half).min(64));
+    loop {
+        let v = window(w, s, lo, hi, n);
+        if w.aborted() {
+            return v;
+        }
+        half *= 2;
+        if v <= lo && lo > -64 {
+            (lo, hi) = ((v - half).max(-64), v + 1);
+        } else if v >= hi && hi < 64 {
+            (lo, hi) = (v - 1, (v + half).min(64));
+        } else {
+            return v;
+        }
+    }
 }
 
 /// A move whose exact score is `score` (which must be the position's exact score).

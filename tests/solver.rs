@@ -83,7 +83,10 @@ fn solver_agrees_with_minimax_in_every_variant() {
 }
 
 /// From 18 empties the root is searched in a window around a guess of the score; any
-/// guess, however far off, gives the score of the all-moves search (full windows).
+/// guess, however far off, gives the score of the all-moves search (whose children, with
+/// 17 empties, are searched with full windows). From 19 empties the all-moves search
+/// also searches each move in a window around a guess of its own: its scores are those of
+/// the children solved one by one.
 #[test]
 fn any_score_guess_gives_the_exact_score() {
     if cfg!(debug_assertions) {
@@ -92,18 +95,19 @@ fn any_score_guess_gives_the_exact_score() {
     }
     let solver = Solver::new(64);
     let mut rng = Lcg(29);
+    let all = SolveOptions {
+        all_moves: true,
+        ..Default::default()
+    };
     for v in Variant::ALL {
-        let states: Vec<State> = random_states(v, 400, 19, &mut rng)
-            .into_iter()
-            .filter(|s| s.pos.n_empties() >= 18 && !v.is_game_over(s))
-            .take(3)
-            .collect();
-        assert_eq!(states.len(), 3, "{v}: too few positions with 18+ empties");
-        for s in &states {
-            let all = SolveOptions {
-                all_moves: true,
-                ..Default::default()
-            };
+        let states = random_states(v, 800, 19, &mut rng);
+        let with = |n: u32| {
+            states
+                .iter()
+                .filter(move |s| s.pos.n_empties() == n && v.legal_moves(s) != 0)
+                .take(3)
+        };
+        for s in with(18) {
             let reference = solver.solve(v, s, &all);
             let exact = reference.score;
             let guesses = [-64, exact - 1, exact + 1, 64];
@@ -129,6 +133,26 @@ fn any_score_guess_gives_the_exact_score() {
                         "{v} guess {estimate:?}: {best} is not a best move of {s:?}"
                     );
                 }
+            }
+        }
+        assert_eq!(
+            with(18).count(),
+            3,
+            "{v}: too few positions with 18 empties"
+        );
+        assert_eq!(
+            with(19).count(),
+            3,
+            "{v}: too few positions with 19 empties"
+        );
+        for s in with(19) {
+            let r = solver.solve(v, s, &all);
+            for &(m, score) in &r.move_scores {
+                let Move::Play(sq) = m else {
+                    panic!("{v}: a pass among legal moves");
+                };
+                let child = solver.solve(v, &v.play(s, sq.index()), &SolveOptions::default());
+                assert_eq!(-child.score, score, "{v} {m} in {s:?}");
             }
         }
     }

@@ -999,7 +999,13 @@ pub(crate) fn root<R: Rules>(shared: &Shared<'_>, s: &R::S, options: &SolveOptio
         let mut scores: Vec<(Move, i32)> = Vec::new();
         for x in Bits(moves) {
             let next = R::play(s, x);
-            let v = -window(&mut w, &next, -hi, -lo, n - 1);
+            // Every move's exact score: each searched in a window around its own guess.
+            let v = if options.mode == SolveMode::Exact && n > SOLVE_ASPIRATION_EMPTIES {
+                let guess = estimate::<R>(shared, &next, &mut w);
+                -aspiration(&mut w, &next, guess, n - 1)
+            } else {
+                -window(&mut w, &next, -hi, -lo, n - 1)
+            };
             scores.push((Move::Play(Square::from_index(x)), v));
         }
         scores.sort_by_key(|&(_, v)| -v);

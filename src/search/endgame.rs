@@ -469,7 +469,11 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
                 c.replies = replies;
                 let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
                 let after = R::position(&next);
-                let potential = potential_mobility(after.opponent, after.empty()) as i32;
+                let potential = if n >= SOLVE_POTENTIAL_EMPTIES {
+                    potential_mobility(after.opponent, after.empty()) as i32
+                } else {
+                    0
+                };
                 let value = if n >= SOLVE_EVAL_ORDER_EMPTIES {
                     let depth = if n >= SOLVE_ORDER_DEPTH4_EMPTIES {
                         4

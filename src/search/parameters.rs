@@ -68,6 +68,14 @@ pub const ORDER_MOBILITY_WEIGHT: i32 = 16;
 pub const ORDER_POTENTIAL_WEIGHT: i32 = 6;
 pub const ORDER_PARITY_WEIGHT: i32 = 0;
 
+/// Empties from which the fastest-first key also counts the opponent's potential mobility
+/// (below, the replies alone). From 7 empties (where fastest-first starts): FFO 40-47 one
+/// thread 405.9 M nodes against 408.4 M from 10, 48-52 1.238 G against 1.243 G, but FFO 40
+/// 3.099 G instructions against 3.047 G and 41-42 11.32 G against 11.08 G
+/// (`scripts/instructions.sh`), and 40-47 83.9 s against 80.8 s over four rounds side by
+/// side (every round faster from 10; 48-52 one round 76.5 s against 77.0 s).
+pub const SOLVE_POTENTIAL_EMPTIES: u32 = 10;
+
 /// Empties from which the solver also orders moves by the evaluation of the position
 /// after them (better first), with this weight per disc. Lower: the evaluation costs more
 /// than the ordering saves.

@@ -14,7 +14,11 @@ pub const SOLVE_TT_EMPTIES: u32 = 9;
 pub const SOLVE_FASTEST_FIRST_EMPTIES: u32 = 7;
 // (With the cheaper leaves of the four-empties solver: from 6 empties, FFO 41-42 35.2 M
 // nodes against 38.4 M but 12.21 G instructions against 12.06 G (`scripts/instructions.sh`);
-// from 8, FFO 40 14.6 M nodes and 3.71 G instructions against 11.2 M and 3.37 G.)
+// from 8, FFO 40 14.6 M nodes and 3.71 G instructions against 11.2 M and 3.37 G.
+// Once the potential mobility was left out below 10 empties, from 6 again: FFO 40-47
+// 379.9 M nodes against 408.4 M, 48-52 1.159 G against 1.243 G, 41-42 11.125 G
+// instructions against 11.082 G; side by side 40-47 77.9 s against 80.9 s over four
+// rounds, but 48-52 172.2 s against 165.6 s over two: not clearly faster.)
 
 /// Empties from which enhanced transposition cut-offs are tried (a table probe for every
 /// child before searching any). Lower: probes cost more than the cut-offs save.

@@ -134,9 +134,10 @@ pub const SOLVE_ORDER_DEPTH4_EMPTIES: u32 = 24;
 /// 1.256 G with a half-width of 1, 1.238 G with 2, 1.301 G with 3 and 1.300 G with 4;
 /// FFO 53 2.498 G open, 2.260 G / 2.223 G / 2.223 G / 2.497 G with 1 / 2 / 3 / 4; with 3,
 /// FFO 54 5.366 G → 3.716 G and FFO 57 2.785 G → 2.020 G; with 2, FFO 57 1.545 G and FFO
-/// 58 (guessed 4 low) 1.120 G → 1.228 G; FFO 40-59 in all 22.05 G. The guess costs 0.02-1.18 M
-/// nodes on FFO 40-59 and is off by 0 to 9 discs (9 on FFO 48); a 14-ply guess did no
-/// better (FFO 48-52 1.252 G).
+/// 58 (guessed 4 low) 1.120 G → 1.228 G; FFO 40-59 in all 22.05 G (22.09 G after the
+/// change of [`SOLVE_POTENTIAL_EMPTIES`]). The guess costs 0.02-1.18 M nodes on FFO 40-59
+/// and is off by 0 to 9 discs (9 on FFO 48); a 14-ply guess did no better (FFO 48-52
+/// 1.252 G).
 pub const SOLVE_ASPIRATION_EMPTIES: u32 = 18;
 pub const SOLVE_ESTIMATE_DEPTH: u32 = 12;
 pub const SOLVE_ESTIMATE_SELECTIVITY: u8 = 2;

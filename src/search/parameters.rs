@@ -85,7 +85,16 @@ pub const SOLVE_POTENTIAL_EMPTIES: u32 = 10;
 /// than the ordering saves.
 /// (FFO 40-52, one thread, with the search weight below at 9: 2.42 G nodes with 2,
 /// 2.41 G with 3, 2.45 G with 4, 2.58 G with 6, 2.79 G with 9.)
-pub const SOLVE_EVAL_ORDER_EMPTIES: u32 = 10;
+///
+/// From 12 empties rather than 10 (which orders best by nodes): one evaluation costs
+/// about 160 ns here (`cargo bench --bench eval`, an AMD EPYC with 512 KB of L2 per core;
+/// a stage's weights are 334 KB, so most weight loads miss L2). One thread, side by side:
+/// FFO 48-52 1.248 G nodes from 10 against 1.339 G from 12, but 89.9/76.8/90.7 s against
+/// 80.7/66.6/82.2 s over three rounds; 40-47 20.3/19.9 s against 19.0/19.2 s. Two threads,
+/// FFO 53 alternating: 66.1/67.4 s against 62.0/59.2 s. From 11: 48-52 1.279 G nodes,
+/// from 13: 1.389 G (80.6/88.3 s against 83.8/86.8 s for 12: no better), from 14:
+/// 1.468 G, from 16: 1.665 G (86.8 and 89.7 s).
+pub const SOLVE_EVAL_ORDER_EMPTIES: u32 = 12;
 pub const ORDER_SOLVE_EVAL_WEIGHT: i32 = 3;
 // (Re-checked with the current solver, FFO 40-47 one thread: 493.1 M nodes with weight 2,
 // 488.2 M with 4, 484.5 M with 3. The evaluation from 9 empties once it got cheaper:

@@ -25,7 +25,12 @@ pub const SOLVE_FASTEST_FIRST_EMPTIES: u32 = 7;
 pub const SOLVE_ETC_EMPTIES: u32 = 10;
 // (From 12 empties: FFO 40-47 497.7 M nodes against 484.5 M and not faster in four
 // rounds run side by side; from 14: 509.3 M; skipped at expected all-nodes: 494.1 M and
-// not faster.)
+// not faster. The children's buckets prefetched, but probed only after the table's move
+// was searched or the moves ordered, to hide the fetches (sampling put a third of
+// `search`'s time on the prefetch): 40-47 437.96 M nodes against 437.62 M and, side by
+// side, 18.7/20.4/18.3/18.6 s against 19.9/19.8/18.6/18.6 s; 48-52 71.1/80.7 s against
+// 72.9/81.2 s. Not kept. The table's size hardly matters either: 40-47 took 21.3 s with
+// 4 MB and 21.2 s with 1 GB, side by side.)
 
 /// Empties from which a node may be searched in parallel (young brothers wait: the first
 /// move alone, then the rest over the threads). Lower: more split overhead.
@@ -95,6 +100,11 @@ pub const SOLVE_POTENTIAL_EMPTIES: u32 = 10;
 /// from 13: 1.389 G (80.6/88.3 s against 83.8/86.8 s for 12: no better), from 14:
 /// 1.468 G, from 16: 1.665 G (86.8 and 89.7 s).
 pub const SOLVE_EVAL_ORDER_EMPTIES: u32 = 12;
+// (Then, on the same machine, also skipping the evaluation at expected all-nodes below
+// [`SOLVE_ORDER_DEPTH1_EMPTIES`]: FFO 48-52 1.349 G nodes against 1.339 G, side by side
+// 81.9/82.3 s against 84.3/84.4 s, 40-47 20.3/17.1 s against 22.0/17.4 s; but FFO 53 with
+// two threads, alternating, 57.2/55.8 s against 49.6/53.5 s. Not kept: one thread gains
+// less than the machine's noise, two threads maybe lose.)
 pub const ORDER_SOLVE_EVAL_WEIGHT: i32 = 3;
 // (Re-checked with the current solver, FFO 40-47 one thread: 493.1 M nodes with weight 2,
 // 488.2 M with 4, 484.5 M with 3. The evaluation from 9 empties once it got cheaper:
@@ -111,6 +121,10 @@ pub const ORDER_SOLVE_SEARCH_WEIGHT: i32 = 9;
 /// (A 3-ply search from 25 empties ordered worse than the 2-ply one: FFO 48-52 took 2.64 G
 /// nodes against 2.35 G; the 4-ply one took 2.18 G.)
 pub const SOLVE_ORDER_DEPTH1_EMPTIES: u32 = 16;
+// (From 18 on the AMD EPYC where the evaluation is dear: FFO 48-52 1.415 G nodes against
+// 1.339 G, side by side 79.6/83.7/83.7 s against 82.1/86.0/88.2 s; from 20, 1.516 G and
+// 86.5 s against 84.3 s for 18; FFO 53 with two threads 61.7/56.3 s against 60.4/59.1 s.
+// Not kept: 4% on one thread, nothing on two, for 6-9% more nodes.)
 pub const SOLVE_ORDER_DEPTH2_EMPTIES: u32 = 22;
 /// (With the weights above, the 4-ply search from 24 empties instead of 25: FFO 40-52 one
 /// thread 2.32 G nodes against 2.41 G.)
@@ -156,6 +170,10 @@ pub const SOLVE_ASPIRATION_HALF: i32 = 2;
 /// the classic young-brothers-wait; more waits until a node looks like an all-node, so
 /// less parallel work is thrown away at cut-nodes whose first move did not cut.
 pub const SOLVE_SPLIT_AFTER: usize = 2;
+// (FFO 53 with two threads, alternating with this: after 3 moves, 2.63/2.62 G nodes and
+// 61.6/53.1 s against 2.48/2.46 G and 62.2/51.3 s; after one move at expected all-nodes
+// and PV nodes, two at expected cut-nodes, 2.76/2.72 G and 64.1/68.7 s against 2.46/2.46 G
+// and 60.1/52.5 s.)
 
 /// Empties at and below which a midgame node whose depth reaches the end of the game is
 /// solved exactly even when probable cuts are on. Higher: exact endgames cost more

@@ -129,6 +129,9 @@ pub const SOLVE_ORDER_DEPTH2_EMPTIES: u32 = 22;
 /// (With the weights above, the 4-ply search from 24 empties instead of 25: FFO 40-52 one
 /// thread 2.32 G nodes against 2.41 G.)
 pub const SOLVE_ORDER_DEPTH4_EMPTIES: u32 = 24;
+// (Re-checked on the AMD EPYC, where the evaluation is dear, FFO 53 with two threads
+// alternating with this (2.48/2.46 G nodes, 54.3/58.3 s, then 55.3/62.0 s): from 26,
+// 2.67/2.68 G and 63.0/63.3 s; from 23, 2.50/2.50 G and 60.9/62.3 s.)
 // (A 6-ply search from 27 empties: FFO 53 on one thread 3.48 G nodes against 2.50 G.)
 // Tried and not kept (one thread unless said; node counts are deterministic):
 // - Four plies deeper at nodes with an open window (at most to 8 empties from the end):

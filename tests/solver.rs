@@ -107,6 +107,16 @@ fn any_score_guess_gives_the_exact_score() {
                 .filter(move |s| s.pos.n_empties() == n && v.legal_moves(s) != 0)
                 .take(3)
         };
+        assert_eq!(
+            with(18).count(),
+            3,
+            "{v}: too few positions with 18 empties"
+        );
+        assert_eq!(
+            with(19).count(),
+            3,
+            "{v}: too few positions with 19 empties"
+        );
         for s in with(18) {
             let reference = solver.solve(v, s, &all);
             let exact = reference.score;
@@ -135,16 +145,6 @@ fn any_score_guess_gives_the_exact_score() {
                 }
             }
         }
-        assert_eq!(
-            with(18).count(),
-            3,
-            "{v}: too few positions with 18 empties"
-        );
-        assert_eq!(
-            with(19).count(),
-            3,
-            "{v}: too few positions with 19 empties"
-        );
         for s in with(19) {
             let r = solver.solve(v, s, &all);
             for &(m, score) in &r.move_scores {

@@ -1005,7 +1005,7 @@ pub(crate) fn root<R: Rules>(shared: &Shared<'_>, s: &R::S, options: &SolveOptio
             let next = R::play(s, x);
             // Every move's exact score: each searched in a window around its own guess.
             let v = if options.mode == SolveMode::Exact && n > SOLVE_ASPIRATION_EMPTIES {
-                let guess = estimate::<R>(shared, &next, &mut w);
+                let guess = guess::<R>(shared, &next, n - 1, None, &mut w);
                 -aspiration(&mut w, &next, guess, n - 1)
             } else {
                 -window(&mut w, &next, -hi, -lo, n - 1)
@@ -1027,9 +1027,7 @@ pub(crate) fn root<R: Rules>(shared: &Shared<'_>, s: &R::S, options: &SolveOptio
         result.move_scores = scores;
     } else {
         let score = if options.mode == SolveMode::Exact && n >= SOLVE_ASPIRATION_EMPTIES {
-            let guess = options
-                .estimate
-                .unwrap_or_else(|| estimate::<R>(shared, s, &mut w));
+            let guess = guess::<R>(shared, s, n, options.estimate, &mut w);
             aspiration(&mut w, s, guess, n)
         } else {
             window(&mut w, s, lo, hi, n)
@@ -1055,6 +1053,68 @@ pub(crate) fn root<R: Rules>(shared: &Shared<'_>, s: &R::S, options: &SolveOptio
     w.flush();
     result.nodes = w.nodes;
     result
+}
+
+/// A guess of the exact score of `s` (with `n` empties) to centre the root's window on:
+/// `given`, else [`estimate`]'s; from [`SOLVE_PRESEARCH_EMPTIES`] refined by
+/// [`presearch`], which also leaves the best moves of a nearly exact search in the table.
+fn guess<R: Rules>(
+    shared: &Shared<'_>,
+    s: &R::S,
+    n: u32,
+    given: Option<i32>,
+    w: &mut Worker<'_, '_, R>,
+) -> i32 {
+    let guess = given.unwrap_or_else(|| estimate::<R>(shared, s, w));
+    if n >= SOLVE_PRESEARCH_EMPTIES {
+        presearch::<R>(shared, s, guess, n, w)
+    } else {
+        guess
+    }
+}
+
+/// Selective searches of `s` (with `n` empties) to the end of the game, in the solver's
+/// table, at each of [`SOLVE_PRESEARCH_SELECTIVITIES`] in turn, each in an aspiration
+/// window around the score of the one before (`guess` first); returns the last score.
+/// The exact search then finds the best move of nearly every node of its upper tree in
+/// the table, as Edax and Egaroucid do before their exact searches. Its nodes count as
+/// the solver's.
+fn presearch<R: Rules>(
+    shared: &Shared<'_>,
+    s: &R::S,
+    guess: i32,
+    n: u32,
+    w: &mut Worker<'_, '_, R>,
+) -> i32 {
+    let mut guess = guess;
+    for &selectivity in SOLVE_PRESEARCH_SELECTIVITIES {
+        let mut m = MidWorker::<R>::new(shared, None, selectivity);
+        m.end_exact_empties = SOLVE_PRESEARCH_EXACT_EMPTIES;
+        let mut half = SOLVE_ASPIRATION_HALF;
+        let (mut lo, mut hi) = ((guess - half).max(-64), (guess + half).min(64));
+        let v = loop {
+            let v = m.search(s, lo, hi, n, false);
+            if m.shared_stopped() {
+                break v;
+            }
+            half *= 2;
+            if v <= lo && lo > -64 {
+                (lo, hi) = ((v - half).max(-64), v + 1);
+            } else if v >= hi && hi < 64 {
+                (lo, hi) = (v - 1, (v + half).min(64));
+            } else {
+                break v;
+            }
+        };
+        m.flush();
+        w.nodes += m.nodes;
+        w.polled += m.nodes;
+        if m.shared_stopped() {
+            break;
+        }
+        guess = v.clamp(-64, 64);
+    }
+    guess
 }
 
 /// A guess of the score of `s`: a selective midgame search of
@@ -1181,6 +1241,95 @@ mod tests {
             sets.push(set);
         }
         sets
+    }
+
+    /// A position `n_empties` from the end, reached by pseudo-random moves from the
+    /// variant's start.
+    fn random_position<R: Rules>(variant: Variant, n_empties: u32, mut seed: u64) -> R::S {
+        'game: loop {
+            let mut s = R::from_state(&variant.start_state());
+            while R::position(&s).n_empties() > n_empties {
+                let mut moves = R::legal_moves(&s);
+                if moves == 0 {
+                    s = R::pass(&s);
+                    moves = R::legal_moves(&s);
+                    if moves == 0 {
+                        seed += 1;
+                        continue 'game;
+                    }
+                }
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let k = (seed >> 33) as u32 % moves.count_ones();
+                let x = Bits(moves).nth(k as usize).unwrap();
+                s = R::play(&s, x);
+            }
+            if R::legal_moves(&s) != 0 {
+                return s;
+            }
+            seed += 1;
+        }
+    }
+
+    /// The selective pre-search leaves its entries (with their selectivity) in the
+    /// solver's table; the exact search after it must use their moves but never their
+    /// bounds, and so gives the score of a solve in an empty table.
+    fn presearch_keeps_the_exact_score<R: Rules>(variant: Variant) {
+        let eval = Evaluator::default();
+        for seed in 0..3 {
+            let s = random_position::<R>(variant, 19, seed * 7919);
+            let (tt, control) = (TranspositionTable::new(16), Control::default());
+            control.start(None, None);
+            let shared = Shared {
+                tt: &tt,
+                control: &control,
+                eval: &eval,
+                threads: 1,
+            };
+            let mut w = Worker::<R>::new(&shared, None);
+            let exact = window(&mut w, &s, -64, 64, 19);
+            tt.clear();
+            let guess = presearch::<R>(&shared, &s, 0, 19, &mut w);
+            let root = tt
+                .probe(Worker::<R>::key(&s))
+                .expect("the root is in the table");
+            assert_eq!(
+                root.selectivity,
+                *SOLVE_PRESEARCH_SELECTIVITIES.last().unwrap(),
+                "{variant}: the root entry comes from the last selective search"
+            );
+            assert!((-64..=64).contains(&guess));
+            for g in [guess, -64, 64] {
+                assert_eq!(aspiration(&mut w, &s, g, 19), exact, "{variant} guess {g}");
+            }
+            // Selective entries that are wrong (as a probable cut may be), for the root and
+            // its children: their moves may be tried, their bounds never believed.
+            tt.clear();
+            let wrong = |v: i32, selectivity: u8| TtData {
+                lower: v as i16,
+                upper: v as i16,
+                best_move: NO_MOVE,
+                depth: 60,
+                selectivity,
+            };
+            tt.store(Worker::<R>::key(&s), wrong(64, 1));
+            for x in Bits(R::legal_moves(&s)) {
+                tt.store(Worker::<R>::key(&R::play(&s, x)), wrong(-64, 5));
+            }
+            assert_eq!(window(&mut w, &s, -64, 64, 19), exact, "{variant}");
+        }
+    }
+
+    #[test]
+    fn the_presearch_keeps_the_exact_score() {
+        if cfg!(debug_assertions) {
+            eprintln!("SKIPPED the_presearch_keeps_the_exact_score in a debug build");
+            return;
+        }
+        presearch_keeps_the_exact_score::<Othello>(Variant::Othello);
+        presearch_keeps_the_exact_score::<Anti>(Variant::Anti);
+        presearch_keeps_the_exact_score::<Reversi1889>(Variant::Reversi1889);
     }
 
     #[test]

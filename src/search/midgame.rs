@@ -4,7 +4,8 @@
 //! Scores are disc differences for the side to move, as the evaluation estimates them at
 //! the leaves. A pass costs no depth. When the remaining depth reaches the end of the game
 //! the node is handed to the exact endgame solver (with probable cuts on, only from
-//! [`MID_END_EXACT_EMPTIES`] empties; above that the search goes on to the end with cuts).
+//! [`MID_END_EXACT_EMPTIES`] empties, or the worker's own threshold; above that the
+//! search goes on to the end with cuts).
 //! Moves are ordered by the table move, then by a shallow search at high depth, else by the
 //! opponent's mobility, corners and the evaluation after the move.
 
@@ -27,6 +28,9 @@ pub(crate) struct MidWorker<'a, 's, R: Rules> {
     split: Option<&'s SplitFlag<'s>>,
     /// Index into [`SELECTIVITY_T`]: 0 makes no probable cuts.
     pub selectivity: u8,
+    /// Empties at and below which a node whose depth reaches the end of the game is
+    /// solved exactly even with probable cuts on ([`MID_END_EXACT_EMPTIES`] by default).
+    pub end_exact_empties: u32,
     _rules: std::marker::PhantomData<R>,
 }
 
@@ -38,6 +42,7 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
             polled: 0,
             split,
             selectivity,
+            end_exact_empties: MID_END_EXACT_EMPTIES,
             _rules: std::marker::PhantomData,
         }
     }
@@ -96,7 +101,7 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
     /// The best score of `s` searched `depth` plies deep, fail-soft within `(alpha, beta)`.
     pub fn search(&mut self, s: &R::S, alpha: i32, beta: i32, depth: u32, passed: bool) -> i32 {
         let n = R::position(s).n_empties();
-        if depth >= n && (self.selectivity == 0 || n <= MID_END_EXACT_EMPTIES) {
+        if depth >= n && (self.selectivity == 0 || n <= self.end_exact_empties) {
             return self.endgame(s, alpha, beta, n);
         }
         if depth == 0 {
@@ -359,11 +364,12 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
             parent: self.split,
         };
         let shared = self.shared;
-        let selectivity = self.selectivity;
+        let (selectivity, end_exact_empties) = (self.selectivity, self.end_exact_empties);
         let results: Vec<(i32, u8, u64, u64, bool)> = rest
             .par_iter()
             .map(|c| {
                 let mut w = MidWorker::<R>::new(shared, Some(&flag), selectivity);
+                w.end_exact_empties = end_exact_empties;
                 if flag.is_cut() || shared.control.stopped() {
                     return (-SCORE_INF, c.square, 0, 0, true);
                 }

@@ -190,6 +190,12 @@ pub const SOLVE_ASPIRATION_HALF: i32 = 2;
 /// 95% one 619 M, on 55 363 M and 1.34 G.) FFO 48-52 (25-27 empties), 95%: 1.339 G →
 /// 1.180 G nodes but 80.5 s → 79.5 s; 73%: 1.232 G, 77.3 s; 87%: 1.335 G, 84.6 s; 98%:
 /// 1.350 G, 98.0 s; 73% then 95%: 1.267 G, 83.4 s: no clear gain below 28 empties.
+/// FFO 56-58 (29-30 empties), exact from 16: 3.812 G nodes, 215.0 s without; 3.464 G,
+/// 208.0 s with 73% then 87%; 3.238 G, 212.4 s with 73% then 95%; 3.395 G, 211.5 s with
+/// 87% alone: fewer nodes, the same time. Two threads (`--threads 2 --hash-mb 512`),
+/// FFO 53-54 one build after the other: 7.317 G nodes, 183.3 s without, 5.570 G, 155.0 s
+/// with; FFO 40-59 (`scripts/ffo.sh 2`, README) 18.24 G nodes, 642 s, against 25.25 G,
+/// 709 s in an earlier hour.
 pub const SOLVE_PRESEARCH_EMPTIES: u32 = 28;
 /// Indices into the Multi-ProbCut selectivities (`mpc::SELECTIVITY_PERCENT`): 73%, then
 /// 95%.

@@ -198,8 +198,11 @@ pub const SOLVE_ASPIRATION_HALF: i32 = 2;
 /// 709 s in an earlier hour.
 pub const SOLVE_PRESEARCH_EMPTIES: u32 = 28;
 /// Indices into the Multi-ProbCut selectivities (`mpc::SELECTIVITY_PERCENT`): 73%, then
-/// 95%.
-pub const SOLVE_PRESEARCH_SELECTIVITIES: &[u8] = &[5, 3];
+/// 87%. Against 73% then 95% (the table above), one thread side by side, exact from 16:
+/// FFO 55 (table of 256 MB) 7.587 G nodes, 480.0 s against 8.385 G, 544.1 s (the 87%
+/// search costs 560 M nodes, the 95% one 1.342 G); FFO 53-54 4.720 G, 248.1 s against
+/// 5.265 G, 286.8 s; FFO 56-58 about the same (above).
+pub const SOLVE_PRESEARCH_SELECTIVITIES: &[u8] = &[5, 4];
 /// Empties at and below which the pre-search solves exactly (as
 /// [`MID_END_EXACT_EMPTIES`] for the engine's searches). FFO 54 at 95%: 3.057 G nodes
 /// from 12 (the exact search's share included), 3.155 G from 14, 3.241 G from 18,

@@ -170,7 +170,7 @@ pub const SOLVE_ESTIMATE_SELECTIVITY: u8 = 2;
 pub const SOLVE_ASPIRATION_HALF: i32 = 2;
 
 /// Empties from which an exact solve first searches the root selectively to the end of
-/// the game (Multi-ProbCut on, exact below [`SOLVE_PRESEARCH_EXACT_EMPTIES`]), at each of
+/// the game (Multi-ProbCut on, exact at and below [`SOLVE_PRESEARCH_EXACT_EMPTIES`]), at each of
 /// [`SOLVE_PRESEARCH_SELECTIVITIES`] in turn, in the solver's own table: the exact search
 /// then finds a good first move at nearly every node of its upper tree. The cost is a
 /// fifth of the nodes, at a dearer rate (midgame nodes); the saving is a third of the

@@ -1090,22 +1090,10 @@ fn presearch<R: Rules>(
     for &selectivity in SOLVE_PRESEARCH_SELECTIVITIES {
         let mut m = MidWorker::<R>::new(shared, None, selectivity);
         m.end_exact_empties = SOLVE_PRESEARCH_EXACT_EMPTIES;
-        let mut half = SOLVE_ASPIRATION_HALF;
-        let (mut lo, mut hi) = ((guess - half).max(-64), (guess + half).min(64));
-        let v = loop {
+        let v = widening(guess, |lo, hi| {
             let v = m.search(s, lo, hi, n, false);
-            if m.shared_stopped() {
-                break v;
-            }
-            half *= 2;
-            if v <= lo && lo > -64 {
-                (lo, hi) = ((v - half).max(-64), v + 1);
-            } else if v >= hi && hi < 64 {
-                (lo, hi) = (v - 1, (v + half).min(64));
-            } else {
-                break v;
-            }
-        };
+            (v, m.shared_stopped())
+        });
         m.flush();
         w.nodes += m.nodes;
         w.polled += m.nodes;
@@ -1145,12 +1133,21 @@ fn estimate<R: Rules>(shared: &Shared<'_>, s: &R::S, w: &mut Worker<'_, '_, R>) 
 /// around `guess`; when the score falls outside, the fail-soft bound moves the window to
 /// it, twice as wide each time, until the score is inside (or at -64 or 64).
 fn aspiration<R: Rules>(w: &mut Worker<'_, '_, R>, s: &R::S, guess: i32, n: u32) -> i32 {
-    let guess = guess.clamp(-63, 63);
+    widening(guess.clamp(-63, 63), |lo, hi| {
+        let v = window(w, s, lo, hi, n);
+        (v, w.aborted())
+    })
+}
+
+/// The window loop of [`aspiration`] and [`presearch`]: `search(lo, hi)` returns a
+/// fail-soft score and whether the search was stopped (its score is then returned as it
+/// is).
+fn widening(guess: i32, mut search: impl FnMut(i32, i32) -> (i32, bool)) -> i32 {
     let mut half = SOLVE_ASPIRATION_HALF;
     let (mut lo, mut hi) = ((guess - half).max(-64), (guess + half).min(64));
     loop {
-        let v = window(w, s, lo, hi, n);
-        if w.aborted() {
+        let (v, stopped) = search(lo, hi);
+        if stopped {
             return v;
         }
         half *= 2;

@@ -31,6 +31,11 @@ pub const SOLVE_ETC_EMPTIES: u32 = 10;
 // side, 18.7/20.4/18.3/18.6 s against 19.9/19.8/18.6/18.6 s; 48-52 71.1/80.7 s against
 // 72.9/81.2 s. Not kept. The table's size hardly matters either: 40-47 took 21.3 s with
 // 4 MB and 21.2 s with 1 GB, side by side.)
+// (Re-checked on the deep positions, where sampling puts a seventh of the time of FFO 50
+// and 55 on the probes' misses (a 256 MB table): from 14 empties, FFO 53-54 on one
+// thread side by side 4.922 G nodes and 259.9 s against 4.720 G and 247.3 s; probed
+// after the table's move (prefetched before it), one build after the other, 4.784 G
+// and 244.1 s against 4.720 G and 243.5 s. Not kept.)
 
 /// Empties from which a node may be searched in parallel (young brothers wait: the first
 /// move alone, then the rest over the threads). Lower: more split overhead.
@@ -100,6 +105,10 @@ pub const SOLVE_POTENTIAL_EMPTIES: u32 = 10;
 /// from 13: 1.389 G (80.6/88.3 s against 83.8/86.8 s for 12: no better), from 14:
 /// 1.468 G, from 16: 1.665 G (86.8 and 89.7 s).
 pub const SOLVE_EVAL_ORDER_EMPTIES: u32 = 12;
+// (The classic evaluation costs a seventh of the pattern one (`cargo bench --bench eval`:
+// 4.4 M pattern evaluations/s against 31.9 M classic) but orders much worse: FFO 48-52
+// with `--eval classic` on one thread 2.550 G nodes and 107.3 s against 1.339 G and
+// 80.7-86.4 s.)
 // (Then, on the same machine, also skipping the evaluation at expected all-nodes below
 // [`SOLVE_ORDER_DEPTH1_EMPTIES`]: FFO 48-52 1.349 G nodes against 1.339 G, side by side
 // 81.9/82.3 s against 84.3/84.4 s, 40-47 20.3/17.1 s against 22.0/17.4 s; but FFO 53 with
@@ -168,6 +177,9 @@ pub const SOLVE_ASPIRATION_EMPTIES: u32 = 18;
 pub const SOLVE_ESTIMATE_DEPTH: u32 = 12;
 pub const SOLVE_ESTIMATE_SELECTIVITY: u8 = 2;
 pub const SOLVE_ASPIRATION_HALF: i32 = 2;
+// (Re-checked with the pre-search, whose score the exact search starts from: a
+// half-width of 1 for both, FFO 53-54 on one thread side by side 4.792 G nodes and
+// 242.9 s against 4.720 G and 244.9 s. Not kept.)
 
 /// Empties from which an exact solve first searches the root selectively to the end of
 /// the game (Multi-ProbCut on, exact at and below [`SOLVE_PRESEARCH_EXACT_EMPTIES`]), at each of
@@ -197,6 +209,8 @@ pub const SOLVE_ASPIRATION_HALF: i32 = 2;
 /// with; FFO 40-59 (`scripts/ffo.sh 2`, README) 18.24 G nodes, 642 s, against 25.25 G,
 /// 709 s in an earlier hour.
 pub const SOLVE_PRESEARCH_EMPTIES: u32 = 28;
+// (73% then 87% from 25 empties, against 28, one thread side by side, two rounds: FFO
+// 48-52 1.358 G nodes and 89.9/91.8 s against 1.339 G and 86.4/84.5 s. Not kept.)
 /// Indices into the Multi-ProbCut selectivities (`mpc::SELECTIVITY_PERCENT`): 73%, then
 /// 87%. Against 73% then 95% (the table above), one thread side by side, exact from 16:
 /// FFO 55 (table of 256 MB) 7.587 G nodes, 480.0 s against 8.385 G, 544.1 s (the 87%

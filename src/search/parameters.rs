@@ -108,7 +108,11 @@ pub const SOLVE_EVAL_ORDER_EMPTIES: u32 = 12;
 // (The classic evaluation costs a seventh of the pattern one (`cargo bench --bench eval`:
 // 4.4 M pattern evaluations/s against 31.9 M classic) but orders much worse: FFO 48-52
 // with `--eval classic` on one thread 2.550 G nodes and 107.3 s against 1.339 G and
-// 80.7-86.4 s.)
+// 80.7-86.4 s. The pattern evaluation with only its corner and edge instances (16 of 46):
+// 1.995 G nodes and 103.1 s against 83.9 s. With one stage's weights for every position
+// (as a bound on what a smaller cache footprint could give): 16.5 M nodes/s against
+// 15.1 M, but 1.559 G nodes. A per-thread cache of 16 K evaluations: 10% hits on FFO
+// 48-52 (98 M evaluations in all), and slower: 88.2 s against 82.8 s.)
 // (Then, on the same machine, also skipping the evaluation at expected all-nodes below
 // [`SOLVE_ORDER_DEPTH1_EMPTIES`]: FFO 48-52 1.349 G nodes against 1.339 G, side by side
 // 81.9/82.3 s against 84.3/84.4 s, 40-47 20.3/17.1 s against 22.0/17.4 s; but FFO 53 with
@@ -155,7 +159,19 @@ pub const SOLVE_ORDER_DEPTH4_EMPTIES: u32 = 24;
 //   as Edax orders): 40-47 493.6 M nodes with weight 8 below 10 empties, 537.2 M with 16,
 //   506.3 M with 16 everywhere.
 // - Children the table knows (found by the enhanced transposition cut-off probes) first
-//   or last by their bounds: 40-47 484.8 M against 484.5 M.
+//   or last by their bounds: 40-47 484.8 M against 484.5 M. Again with the pre-search,
+//   whose selective entries bound most children of the upper tree: the child's bound
+//   (its exact score, else its upper bound, else its lower bound, from an entry searched
+//   to the end) instead of the shallow search, from 17 empties: FFO 53-54 on one thread
+//   4.780 G nodes and 238.1 s against 4.720 G and 236.4 s side by side; from 20, 4.779 G
+//   and 235.7 s; from 24, 4.778 G and 233.1 s (the two in one pair).
+// - The shallow searches of the ordering in a window: a child more than `m` discs worse
+//   than the best sibling so far gets only a bound (its search cuts as soon as it is
+//   known to be that bad). One thread, side by side: FFO 48-52 with m = 6 1.340 G nodes
+//   and 83.8/83.2/79.7/82.1 s against 1.339 G and 85.7/84.6/83.9/83.8 s over four rounds
+//   (m = 4: 1.363 G; m = 2: 1.680 G; m = 8 and 12 as 6), but FFO 53-54 4.790 G nodes and
+//   239.6 s against 4.720 G and 238.0 s: the deep positions, which take most of the time,
+//   lose the ordering of the moves after the best what they save.
 
 /// Empties from which an exact solve first guesses the score with a selective midgame
 /// search ([`SOLVE_ESTIMATE_DEPTH`] plies at selectivity [`SOLVE_ESTIMATE_SELECTIVITY`])

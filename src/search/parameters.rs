@@ -35,7 +35,9 @@ pub const SOLVE_ETC_EMPTIES: u32 = 10;
 // and 55 on the probes' misses (a 256 MB table): from 14 empties, FFO 53-54 on one
 // thread side by side 4.922 G nodes and 259.9 s against 4.720 G and 247.3 s; probed
 // after the table's move (prefetched before it), one build after the other, 4.784 G
-// and 244.1 s against 4.720 G and 243.5 s. Not kept.)
+// and 244.1 s against 4.720 G and 243.5 s. Not kept. The table's size on FFO 55, one
+// thread, side by side: 7.164 G nodes and 462.3 s with 1 GB (`scripts/ffo.sh`'s size),
+// 6.972 G and 481.2 s with 4 GB; 7.587 G and 480.0 s with 256 MB in another pair.)
 
 /// Empties from which a node may be searched in parallel (young brothers wait: the first
 /// move alone, then the rest over the threads). Lower: more split overhead.

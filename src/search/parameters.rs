@@ -172,8 +172,9 @@ pub const SOLVE_ORDER_DEPTH4_EMPTIES: u32 = 24;
 //   known to be that bad). One thread, side by side: FFO 48-52 with m = 6 1.340 G nodes
 //   and 83.8/83.2/79.7/82.1 s against 1.339 G and 85.7/84.6/83.9/83.8 s over four rounds
 //   (m = 4: 1.363 G; m = 2: 1.680 G; m = 8 and 12 as 6), but FFO 53-54 4.790 G nodes and
-//   239.6 s against 4.720 G and 238.0 s: the deep positions, which take most of the time,
-//   lose the ordering of the moves after the best what they save.
+//   239.6 s against 4.720 G and 238.0 s (for the 1- and 2-ply searches only, 4.755 G and
+//   233.0 s against 232.8 s): the deep positions, which take most of the time, lose in
+//   the ordering of the moves after the best what they save.
 
 /// Empties from which an exact solve first guesses the score with a selective midgame
 /// search ([`SOLVE_ESTIMATE_DEPTH`] plies at selectivity [`SOLVE_ESTIMATE_SELECTIVITY`])

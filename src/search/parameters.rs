@@ -114,7 +114,8 @@ pub const SOLVE_EVAL_ORDER_EMPTIES: u32 = 12;
 // 1.995 G nodes and 103.1 s against 83.9 s. With one stage's weights for every position
 // (as a bound on what a smaller cache footprint could give): 16.5 M nodes/s against
 // 15.1 M, but 1.559 G nodes. A per-thread cache of 16 K evaluations: 10% hits on FFO
-// 48-52 (98 M evaluations in all), and slower: 88.2 s against 82.8 s.)
+// 48-52 (over 100 M evaluations in all: the counters, read in steps of 2^20 per thread,
+// showed 98 × 2^20), and slower: 88.2 s against 82.8 s.)
 // (Then, on the same machine, also skipping the evaluation at expected all-nodes below
 // [`SOLVE_ORDER_DEPTH1_EMPTIES`]: FFO 48-52 1.349 G nodes against 1.339 G, side by side
 // 81.9/82.3 s against 84.3/84.4 s, 40-47 20.3/17.1 s against 22.0/17.4 s; but FFO 53 with

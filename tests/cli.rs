@@ -228,6 +228,93 @@ fn solve_takes_positions_transcripts_and_variants() {
 }
 
 #[test]
+fn solve_cuts_games_at_a_number_of_empties() {
+    use volte::formats::{transcript, wthor};
+    use volte::rules::Variant;
+    // 42 moves without a pass: 20 empties after the 40th, black to move, +6 (and 36 black
+    // discs with perfect play from there).
+    let t = "f5f6e6f4e3c5c4e7c6e2g5g4f3d6d3h5d7f2e1c8f8e8f7c7g6h6h3g3d8g8f1b6b5a5a4a3h2b4a7a6c3b3";
+    let dir = Scratch::new("cli-solve-empties");
+    let file = dir.write("games.txt", &format!("{t}\nf5d6c3\n"));
+    let o = volte(&["solve", file.to_str().unwrap(), "--empties", "20"]);
+    let out = stdout(&o);
+    assert!(!o.status.success(), "{out}");
+    let row1 = out.lines().nth(1).unwrap();
+    assert!(row1.contains("     20    C3     +6       - "), "{row1}");
+    assert!(
+        out.contains(
+            "   2 error: transcript line 2, column 1: the game never has 20 empty squares"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("total: 1 solved") && out.contains("1 unreadable"),
+        "{out}"
+    );
+    let o = volte(&[
+        "solve",
+        file.to_str().unwrap(),
+        "--empties",
+        "20",
+        "--count",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", stdout(&o));
+    let o = volte(&["solve", file.to_str().unwrap(), "--empties", "61"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("61"), "{}", stderr(&o));
+
+    // A WTHOR file: its theoretical scores are the expected ones at their depth.
+    let moves: Vec<_> = transcript::parse(t, Variant::Othello)
+        .unwrap()
+        .moves()
+        .iter()
+        .filter_map(|r| r.mv.square())
+        .collect();
+    let game = |theoretical: u8, moves: &[volte::square::Square]| wthor::WthorGame {
+        tournament: 0,
+        black: 0,
+        white: 0,
+        black_discs: 40,
+        theoretical_black_discs: theoretical,
+        moves: moves.to_vec(),
+    };
+    let file = wthor::WthorFile {
+        header: wthor::WthorHeader {
+            created: (2026, 12, 1),
+            n_games: 3,
+            games_year: 2026,
+            theoretical_depth: 20,
+        },
+        games: vec![game(35, &moves), game(36, &moves), game(32, &moves[..10])],
+    };
+    let path = dir.join("games.wtb");
+    std::fs::write(&path, wthor::write_wtb(&file)).unwrap();
+    let o = volte(&["solve", path.to_str().unwrap()]);
+    let out = stdout(&o);
+    assert!(!o.status.success(), "{out}");
+    let rows: Vec<&str> = out.lines().collect();
+    assert!(rows[1].contains("     20    C3     +6      +6  "), "{out}");
+    assert!(rows[2].contains("     +6      +8! "), "{out}");
+    assert!(
+        rows[3].contains("error: WTHOR game 3, moves: the game never has 20 empty squares"),
+        "{out}"
+    );
+    // Another depth has no expected score.
+    let o = volte(&[
+        "solve",
+        path.to_str().unwrap(),
+        "--empties",
+        "18",
+        "--count",
+        "2",
+    ]);
+    let out = stdout(&o);
+    assert!(o.status.success(), "{out}");
+    assert!(out.contains("     18 ") && !out.contains('!'), "{out}");
+}
+
+#[test]
 fn a_closed_pipe_is_not_a_panic() {
     use std::io::{BufRead, BufReader};
     use std::process::Stdio;

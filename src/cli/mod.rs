@@ -81,9 +81,11 @@ pub enum Command {
     ///
     /// INPUT is an OBF file (one position a line, with `MOVE:score` fields to check
     /// against), a file of positions (`<64 cells> <side>` a line), a file of transcripts,
-    /// a GGF file (the final position of each game), or one position, transcript or GGF
-    /// game given on the command line. The exit status is 1 when a result disagrees with
-    /// the file or a line could not be read (the other positions are still solved).
+    /// a GGF file, a WTHOR `.wtb` database (checked against its theoretical scores), or
+    /// one position, transcript or GGF game given on the command line. Games are solved
+    /// at their last position, or where `--empties` squares are empty. The exit status is
+    /// 1 when a result disagrees with the file or a line could not be read (the other
+    /// positions are still solved).
     Solve(solve::SolveArgs),
     /// Search fixed positions at a fixed depth and print the node count and the speed.
     ///

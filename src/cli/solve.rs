@@ -1,12 +1,12 @@
 //! `volte solve`: reads positions, solves them, prints one row each and a total.
 
 use super::read_input;
-use crate::formats::{self, FormatError, ggf, obf};
+use crate::formats::{self, Format, FormatError, ggf, obf, wthor};
 use crate::game::Game;
 use crate::rules::Variant;
 use crate::search::endgame::{SolveMode, SolveOptions, SolveResult, Solver};
 use crate::square::{Color, Move};
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -48,6 +48,15 @@ pub struct SolveArgs {
     /// progress bar shows the nodes so far instead.
     #[arg(long, value_name = "SECS", default_value_t = 60.0)]
     pub progress_secs: f64,
+    /// For games (transcripts, GGF, WTHOR): solve the position of each game with K empty
+    /// squares (the first one, before a pass there) instead of its last position. For a
+    /// WTHOR `.wtb` file K defaults to the depth of its theoretical scores (24), which
+    /// the expected column then shows. Boards given as cells are solved as they are.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(0..=60))]
+    pub empties: Option<u32>,
+    /// Solve only the first N positions of the input.
+    #[arg(long, value_name = "N")]
+    pub count: Option<usize>,
     /// The evaluation orders moves at 10 or more empties.
     #[command(flatten)]
     pub eval: super::EvalArgs,
@@ -62,15 +71,35 @@ struct Problem {
     expected: Option<(i32, Vec<Move>)>,
 }
 
-/// Reads every problem of the input; bad lines become errors in place.
-fn read_problems(input: &str, variant: Variant) -> Result<Vec<Result<Problem, FormatError>>> {
+/// Reads every problem of the input; bad lines become errors in place. Games are cut at
+/// `empties` empty squares when it is given.
+fn read_problems(
+    input: &str,
+    variant: Variant,
+    empties: Option<u32>,
+) -> Result<Vec<Result<Problem, FormatError>>> {
+    let path = std::path::Path::new(input);
+    let is_wtb = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("wtb"));
+    if is_wtb && path.is_file() {
+        let bytes = std::fs::read(path).with_context(|| format!("cannot read {input}"))?;
+        let file = wthor::read_wtb(&bytes).with_context(|| format!("cannot read {input}"))?;
+        return Ok(wthor_problems(&file, empties));
+    }
     let text = read_input(input)?;
     if text.trim_start().starts_with("(;") {
         return Ok(ggf::parse_games(&text)
             .into_iter()
             .enumerate()
             .map(|(i, g)| {
-                g.map(|game| Problem {
+                let game = match (g, empties) {
+                    (Ok(game), Some(k)) => {
+                        at_empties(&game, k).ok_or_else(|| never_reached(Format::Ggf, i + 1, k))
+                    }
+                    (g, _) => g,
+                };
+                game.map(|game| Problem {
                     line: i + 1,
                     game,
                     expected: None,
@@ -100,12 +129,17 @@ fn read_problems(input: &str, variant: Variant) -> Result<Vec<Result<Problem, Fo
             })
         } else {
             formats::parse_any(t, variant)
+                .map_err(|e| e.at_line(i + 1, 0))
+                .and_then(|game| match empties {
+                    Some(k) => at_empties(&game, k)
+                        .ok_or_else(|| never_reached(Format::Transcript, i + 1, k)),
+                    None => Ok(game),
+                })
                 .map(|game| Problem {
                     line: i + 1,
                     game,
                     expected: None,
                 })
-                .map_err(|e| e.at_line(i + 1, 0))
         };
         out.push(problem);
     }
@@ -113,6 +147,61 @@ fn read_problems(input: &str, variant: Variant) -> Result<Vec<Result<Problem, Fo
         bail!("no position found in the input");
     }
     Ok(out)
+}
+
+/// The games of a WTHOR file, each at `empties` empty squares (by default the depth of
+/// the file's theoretical scores), with the theoretical score as the expected one when
+/// the two depths agree.
+fn wthor_problems(
+    file: &wthor::WthorFile,
+    empties: Option<u32>,
+) -> Vec<Result<Problem, FormatError>> {
+    let depth = u32::from(file.header.theoretical_depth);
+    let k = empties.unwrap_or(depth);
+    file.games
+        .iter()
+        .enumerate()
+        .map(|(i, g)| {
+            let game = g.to_game(i + 1, None)?;
+            let game =
+                at_empties(&game, k).ok_or_else(|| never_reached(Format::Wthor, i + 1, k))?;
+            // The theoretical score is black's discs with perfect play from `depth`
+            // empties, the empty squares given to the winner.
+            let expected = (k == depth).then(|| {
+                let black = 2 * i32::from(g.theoretical_black_discs) - 64;
+                let score = match game.side_to_move() {
+                    Color::Black => black,
+                    Color::White => -black,
+                };
+                (score, Vec::new())
+            });
+            Ok(Problem {
+                line: i + 1,
+                game,
+                expected,
+            })
+        })
+        .collect()
+}
+
+/// `game` cut back to its first position with `k` empty squares, or `None` when it has
+/// none.
+fn at_empties(game: &Game, k: u32) -> Option<Game> {
+    let ply = game.states().iter().position(|s| s.pos.n_empties() == k)?;
+    let mut cut = game.clone();
+    while cut.moves().len() > ply {
+        cut.undo();
+    }
+    Some(cut)
+}
+
+/// The error for a game that never has `k` empty squares.
+fn never_reached(format: Format, number: usize, k: u32) -> FormatError {
+    let message = format!("the game never has {k} empty squares");
+    match format {
+        Format::Transcript => FormatError::text(format, number, 1, message),
+        _ => FormatError::record(format, number, "moves", message),
+    }
 }
 
 /// Reports the progress of one position while it is solved: the nodes so far and the
@@ -203,7 +292,10 @@ fn format_score(score: i32, wld: bool) -> String {
 
 pub fn run(args: SolveArgs) -> Result<()> {
     let input = args.position.or(args.input).unwrap_or_default();
-    let problems = read_problems(&input, args.variant)?;
+    let mut problems = read_problems(&input, args.variant, args.empties)?;
+    if let Some(n) = args.count {
+        problems.truncate(n);
+    }
     let first = args
         .first
         .or_else(|| first_number_from_name(&input))

@@ -8,6 +8,12 @@ pub const SOLVE_SMALL_EMPTIES: u32 = 4;
 /// Empties from which the solver probes and stores the transposition table. Lower: more
 /// table traffic for tiny subtrees; higher: more re-searched transpositions.
 pub const SOLVE_TT_EMPTIES: u32 = 9;
+// (From 8 (the enhanced transposition cut-offs still from 10): FFO 50 on one thread
+// 496.5 M nodes against 520.4 M, but 36.9 s against 34.9 s side by side; from 8 with the
+// cut-offs from 9, 484.2 M nodes and 36.0 s against 34.2 s. Without the cut-offs at all,
+// 657.4 M nodes and 45.2 s; with their probes but never their cut, the same 657.4 M
+// nodes in 41.3/40.3 s against 45.2/43.9 s: the probes cost nothing net, since they
+// bring the children's buckets into the cache for the children's own probes.)
 
 /// Empties from which moves are ordered fastest-first (by the opponent's mobility after
 /// the move); below, by parity only. Lower: ordering costs more than it saves.
@@ -83,6 +89,20 @@ pub const SOLVE_STABILITY_ALPHA: [i32; 65] = {
 pub const ORDER_MOBILITY_WEIGHT: i32 = 16;
 pub const ORDER_POTENTIAL_WEIGHT: i32 = 6;
 pub const ORDER_PARITY_WEIGHT: i32 = 0;
+// (How near the solver's trees are to minimal, counted on FFO 50 (26 empties, one
+// thread): at the expected cut-nodes (odd empties) 98-99.6% of the nodes cut, and 99.1%
+// (5 empties) to 99.9% (13 and up) of those cut on the first move tried; at the expected
+// all-nodes 2-20% cut. Better ordering can hardly save nodes any more: what is left is
+// picking, among the moves that cut, the one with the smallest subtree, and the cost per
+// node.)
+// (The mobility weight re-checked: FFO 48-52 on one thread 1.339 G nodes with 16,
+// 1.263 G with 20, 1.248 G with 24 (and 59.9/67.7 s against 66.8/69.3 s side by side),
+// 1.270 G with 28, 1.288 G with 32, 1.763 G with 48; but FFO 53-54 4.808 G with 24
+// against 4.720 G; on real games at 22 empties (`volte solve WTH_2018.wtb --empties 22
+// --count 100`) 1.576 G nodes with 16 against 1.623 G with 24, and on 100 others (games
+// of the 2019-2024 export in a shuffled order) 2.115 G with 16, 2.101 G with 20, 2.138 G
+// with 24, 2.214 G with 32. The gain on 48-52 is two positions (50 and 51) of five;
+// tuned on a few positions, a parameter follows them. Not changed.)
 
 /// Empties from which the fastest-first key also counts the opponent's potential mobility
 /// (below, the replies alone). From 7 empties (where fastest-first starts): FFO 40-47 one
@@ -122,6 +142,14 @@ pub const SOLVE_EVAL_ORDER_EMPTIES: u32 = 12;
 // two threads, alternating, 57.2/55.8 s against 49.6/53.5 s. Not kept: one thread gains
 // less than the machine's noise, two threads maybe lose.)
 pub const ORDER_SOLVE_EVAL_WEIGHT: i32 = 3;
+// (The evaluation from a one-byte copy of the weights (each stage rounded to a step of
+// 19-49 units, 167 KB a stage, so the two stages the ordering reads fit the 512 KB L2):
+// FFO 48-52 1.338 G nodes against 1.339 G and 72.3/77.2 s against 73.1/77.5 s side by
+// side; not worth a second table. Evaluating only the four best children by the cheap
+// key (the others after them, by that key): the 100 positions of the 2019-2024 games at
+// 22 empties (see [`ORDER_MOBILITY_WEIGHT`]), 2.146 G nodes against 2.115 G and slower.
+// Without the evaluation at expected all-nodes below 16 empties, the same positions:
+// 2.131 G nodes, 82.5/93.7 s against 84.5/90.4 s in two pairs, within the noise.)
 // (Re-checked with the current solver, FFO 40-47 one thread: 493.1 M nodes with weight 2,
 // 488.2 M with 4, 484.5 M with 3. The evaluation from 9 empties once it got cheaper:
 // 467.3 M nodes, but FFO 40 3.67 G instructions against 3.37 G.)

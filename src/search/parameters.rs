@@ -34,6 +34,8 @@ pub const SOLVE_FASTEST_FIRST_EMPTIES: u32 = 7;
 /// Empties from which enhanced transposition cut-offs are tried (a table probe for every
 /// child before searching any). Lower: probes cost more than the cut-offs save.
 pub const SOLVE_ETC_EMPTIES: u32 = 10;
+// (From 11 on `volte solve WTH_2018.wtb --empties 22 --count 100`: 1.597 G nodes against
+// 1.576 G, 79.9 s against 75.6 s side by side.)
 // (From 12 empties: FFO 40-47 497.7 M nodes against 484.5 M and not faster in four
 // rounds run side by side; from 14: 509.3 M; skipped at expected all-nodes: 494.1 M and
 // not faster. The children's buckets prefetched, but probed only after the table's move
@@ -116,6 +118,9 @@ pub const ORDER_PARITY_WEIGHT: i32 = 0;
 /// (`scripts/instructions.sh`), and 40-47 83.9 s against 80.8 s over four rounds side by
 /// side (every round faster from 10; 48-52 one round 76.5 s against 77.0 s).
 pub const SOLVE_POTENTIAL_EMPTIES: u32 = 10;
+// (From 12 on `volte solve WTH_2018.wtb --empties 22 --count 100`: 1.564 G nodes against
+// 1.576 G, 78.4 s against 79.5 s side by side; from 14, 1.567 G; FFO 48-52 1.340 G
+// against 1.339 G, 98.2 s against 95.5 s. Under 1% either way: unchanged.)
 
 /// Empties from which the solver also orders moves by the evaluation of the position
 /// after them (better first), with this weight per disc. Lower: the evaluation costs more

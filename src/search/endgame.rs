@@ -1106,7 +1106,7 @@ fn presearch<R: Rules>(
 }
 
 /// A guess of the score of `s`: a selective midgame search of
-/// [`SOLVE_ESTIMATE_DEPTH`] plies, in a small table of its own. (In the solver's table its
+/// [`estimate_depth`] plies, in a small table of its own. (In the solver's table its
 /// best moves would come first at the nodes it saw, and the solver orders better without
 /// them: FFO 48-52 on one thread took 1.55 G nodes with them against 1.30 G.) Its nodes
 /// count as the solver's.
@@ -1120,13 +1120,20 @@ fn estimate<R: Rules>(shared: &Shared<'_>, s: &R::S, w: &mut Worker<'_, '_, R>) 
     };
     let mut m = MidWorker::<R>::new(&scratch, None, SOLVE_ESTIMATE_SELECTIVITY);
     let mut guess = 0;
-    for depth in 1..=SOLVE_ESTIMATE_DEPTH {
+    for depth in 1..=estimate_depth(R::position(s).n_empties()) {
         guess = m.search(s, -SCORE_INF, SCORE_INF, depth, false);
     }
     m.flush();
     w.nodes += m.nodes;
     w.polled += m.nodes;
     guess
+}
+
+/// The depth of [`estimate`]'s search in a position with `n` empties:
+/// [`SOLVE_ESTIMATE_DEPTH`], but at most `n` - [`SOLVE_ESTIMATE_MARGIN`], so that the
+/// guess stays a small part of the solve near [`SOLVE_ASPIRATION_EMPTIES`].
+fn estimate_depth(n: u32) -> u32 {
+    SOLVE_ESTIMATE_DEPTH.min(n.saturating_sub(SOLVE_ESTIMATE_MARGIN).max(1))
 }
 
 /// The exact score of `s`, searched first with a window of [`SOLVE_ASPIRATION_HALF`]

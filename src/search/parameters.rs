@@ -234,6 +234,17 @@ pub const SOLVE_ORDER_DEPTH4_EMPTIES: u32 = 24;
 pub const SOLVE_ASPIRATION_EMPTIES: u32 = 18;
 pub const SOLVE_ESTIMATE_DEPTH: u32 = 12;
 pub const SOLVE_ESTIMATE_SELECTIVITY: u8 = 2;
+/// The guess searches at most `n - SOLVE_ESTIMATE_MARGIN` plies in a position with `n`
+/// empties (and [`SOLVE_ESTIMATE_DEPTH`] from 22 empties on). A 12-ply guess at 18 empties
+/// was two thirds of the tree and a third of the solve (callgrind, the first 40 games of
+/// `WTH_2018.wtb` at 18 empties: `guess` 36% of the instructions). One thread, the first
+/// 60 games of `WTH_2017.wtb` at `--empties` 18 / 19 / 20 / 21: with the fixed 12 plies
+/// 78.0 M / 141.3 M / 275.2 M / 562.2 M nodes and 3.80 / 5.79 / 11.50 / 25.61 s; with a
+/// margin of 10, 72.1 M / 135.0 M / 255.9 M / 563.2 M and 2.89 / 4.89 / 11.39 / 24.47 s;
+/// with 12, 73.9 M / 137.0 M / 264.2 M / 563.4 M and 2.75 / 5.01 / 11.62 / 24.12 s (and
+/// at 22 empties 3% fewer nodes, in the noise in time). Without any guess at 18 empties
+/// (the first 40 games of 2018) 1.10 s, as with a margin of 10, against 1.75 s.
+pub const SOLVE_ESTIMATE_MARGIN: u32 = 10;
 pub const SOLVE_ASPIRATION_HALF: i32 = 2;
 // (Re-checked with the pre-search, whose score the exact search starts from: a
 // half-width of 1 for both, FFO 53-54 on one thread side by side 4.792 G nodes and

@@ -411,24 +411,34 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
     #[inline]
     fn solve3(&mut self, s: &R::S, alpha: i32, beta: i32, empties: u64, passed: bool) -> i32 {
         self.nodes += 1;
-        let order = parity_order3(empties);
+        let [x1, x2, x3] = parity_order3(empties);
+        // Each child gets the two squares left by index (the order of `solve2`).
+        let by_index = |a: u8, b: u8| if a < b { (a, b) } else { (b, a) };
         let mut alpha = alpha;
         let mut best = -SCORE_INF;
-        for i in 0..3 {
-            let x = order[i];
-            if let Some(next) = R::try_play(s, x) {
-                // The two squares left, by index.
-                let (a, b) = match i {
-                    0 => (order[1], order[2]),
-                    1 => (order[0], order[2]),
-                    _ => (order[0], order[1]),
-                };
-                let (a, b) = if a < b { (a, b) } else { (b, a) };
-                let v = -self.solve2(&next, -beta, -alpha, a, b, false);
-                if raise(&mut best, &mut alpha, v, beta) {
-                    return best;
-                }
+        if let Some(next) = R::try_play(s, x1) {
+            let (a, b) = by_index(x2, x3);
+            best = -self.solve2(&next, -beta, -alpha, a, b, false);
+            if best >= beta {
+                return best;
             }
+            alpha = alpha.max(best);
+        }
+        if let Some(next) = R::try_play(s, x2) {
+            let (a, b) = by_index(x1, x3);
+            let v = -self.solve2(&next, -beta, -alpha, a, b, false);
+            if v > best {
+                if v >= beta {
+                    return v;
+                }
+                best = v;
+                alpha = alpha.max(v);
+            }
+        }
+        if let Some(next) = R::try_play(s, x3) {
+            let (a, b) = by_index(x1, x2);
+            let v = -self.solve2(&next, -beta, -alpha, a, b, false);
+            return v.max(best);
         }
         if best > -SCORE_INF {
             return best;

@@ -97,7 +97,9 @@ fn potential_mobility(discs: u64, empty: u64) -> u32 {
     (neighbours(discs) & empty).count_ones()
 }
 
-/// Bits of the four 4x4 quadrants, for parity.
+/// Bits of the four 4x4 quadrants, for parity ([`odd_quadrants`] computes with them
+/// without reading them; the tests check it against them).
+#[cfg_attr(not(test), allow(dead_code))]
 const QUADRANTS: [u64; 4] = [
     0x0000_0000_0F0F_0F0F,
     0x0000_0000_F0F0_F0F0,
@@ -109,13 +111,15 @@ const QUADRANTS: [u64; 4] = [
 /// (the player who plays last in a region tends to gain).
 #[inline]
 fn odd_quadrants(empties: u64) -> u64 {
-    let mut mask = 0;
-    for q in QUADRANTS {
-        if (empties & q).count_ones() & 1 == 1 {
-            mask |= q;
-        }
-    }
-    mask
+    // Fold rows 0-3 onto row 0 and rows 4-7 onto row 4 (XOR keeps the parity), then the
+    // four squares of each half row onto its first: bits 0, 4, 32 and 36 hold the parities
+    // of the four quadrants. Multiplying spreads each over its quadrant (the four
+    // products do not overlap, so nothing carries).
+    let rows = empties ^ (empties >> 8);
+    let rows = rows ^ (rows >> 16);
+    let nibbles = rows ^ (rows >> 1);
+    let nibbles = nibbles ^ (nibbles >> 2);
+    (nibbles & 0x0000_0011_0000_0011) * 0x0F0F_0F0F
 }
 
 /// Squares next to a corner (C and X squares): usually the worst moves.
@@ -174,6 +178,26 @@ fn parity_order3(empties: u64) -> [u8; 3] {
     }
 }
 
+/// [`parity_order4`]'s key of each square in an odd quadrant: its class (corner 0, square
+/// next to a corner 2, other 1) above its index.
+const SQUARE_KEYS: [u16; 64] = {
+    let mut keys = [0; 64];
+    let mut x = 0;
+    while x < 64 {
+        let bit = 1u64 << x;
+        let class = if CORNERS & bit != 0 {
+            0
+        } else if NEAR_CORNERS & bit != 0 {
+            2
+        } else {
+            1
+        };
+        keys[x] = class << 6 | x as u16;
+        x += 1;
+    }
+    keys
+};
+
 /// The four empty squares of `empties` in the order the solver tries them: the squares
 /// of odd quadrants first (parity), within each parity corners first and squares next to
 /// corners last (as [`priority_sets`]), then by index.
@@ -183,15 +207,8 @@ fn parity_order4(empties: u64) -> [u8; 4] {
     let odd = odd_quadrants(empties);
     let mut keys = [0u16; 4];
     for (k, x) in Bits(empties).enumerate() {
-        let bit = 1u64 << x;
-        let class = if CORNERS & bit != 0 {
-            0
-        } else if NEAR_CORNERS & bit != 0 {
-            2
-        } else {
-            1
-        } + if odd & bit != 0 { 0 } else { 3 };
-        keys[k] = class << 6 | u16::from(x);
+        let even = if odd >> x & 1 != 0 { 0 } else { 3 << 6 };
+        keys[k] = SQUARE_KEYS[x as usize] + even;
     }
     // A sorting network for four keys.
     for (i, j) in [(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)] {
@@ -1344,6 +1361,24 @@ mod tests {
         presearch_keeps_the_exact_score::<Othello>(Variant::Othello);
         presearch_keeps_the_exact_score::<Anti>(Variant::Anti);
         presearch_keeps_the_exact_score::<Reversi1889>(Variant::Reversi1889);
+    }
+
+    #[test]
+    fn odd_quadrants_are_those_with_an_odd_number_of_empties() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..20_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let empties = seed & seed.rotate_left(17);
+            let naive = QUADRANTS
+                .iter()
+                .filter(|&&q| (empties & q).count_ones() % 2 == 1)
+                .fold(0, |mask, &q| mask | q);
+            assert_eq!(odd_quadrants(empties), naive, "{empties:#018x}");
+        }
+        assert_eq!(odd_quadrants(0), 0);
+        assert_eq!(odd_quadrants(1 << 63 | 1), QUADRANTS[0] | QUADRANTS[3]);
     }
 
     #[test]

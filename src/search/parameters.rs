@@ -243,7 +243,9 @@ pub const SOLVE_ESTIMATE_SELECTIVITY: u8 = 2;
 /// margin of 10, 72.1 M / 135.0 M / 255.9 M / 563.2 M and 2.89 / 4.89 / 11.39 / 24.47 s;
 /// with 12, 73.9 M / 137.0 M / 264.2 M / 563.4 M and 2.75 / 5.01 / 11.62 / 24.12 s (and
 /// at 22 empties 3% fewer nodes, in the noise in time). Without any guess at 18 empties
-/// (the first 40 games of 2018) 1.10 s, as with a margin of 10, against 1.75 s.
+/// (the first 40 games of 2018) 1.10 s, as with a margin of 10, against 1.75 s. One
+/// position can lose: FFO 40 (20 empties, one thread) 12.68 M nodes and 0.56 s against
+/// 9.57 M and 0.43 s with 12 plies.
 pub const SOLVE_ESTIMATE_MARGIN: u32 = 10;
 pub const SOLVE_ASPIRATION_HALF: i32 = 2;
 // (Re-checked with the pre-search, whose score the exact search starts from: a

@@ -97,16 +97,6 @@ fn potential_mobility(discs: u64, empty: u64) -> u32 {
     (neighbours(discs) & empty).count_ones()
 }
 
-/// Bits of the four 4x4 quadrants, for parity ([`odd_quadrants`] computes with them
-/// without reading them; the tests check it against them).
-#[cfg_attr(not(test), allow(dead_code))]
-const QUADRANTS: [u64; 4] = [
-    0x0000_0000_0F0F_0F0F,
-    0x0000_0000_F0F0_F0F0,
-    0x0F0F_0F0F_0000_0000,
-    0xF0F0_F0F0_0000_0000,
-];
-
 /// Squares of the quadrants holding an odd number of empties: moves there come first
 /// (the player who plays last in a region tends to gain).
 #[inline]
@@ -154,7 +144,7 @@ fn raise(best: &mut i32, alpha: &mut i32, v: i32, beta: i32) -> bool {
     false
 }
 
-/// The quadrant (0 to 3, as in [`QUADRANTS`]) of square `x`.
+/// The quadrant of square `x`: 0 (rows 1-4, columns a-d), 1 (rows 1-4, e-h), 2 (rows 5-8, a-d) or 3.
 #[inline(always)]
 const fn quadrant(x: u8) -> u8 {
     (x >> 4 & 2) | (x >> 2 & 1)
@@ -1362,6 +1352,15 @@ mod tests {
         presearch_keeps_the_exact_score::<Anti>(Variant::Anti);
         presearch_keeps_the_exact_score::<Reversi1889>(Variant::Reversi1889);
     }
+
+    /// Bits of the four 4x4 quadrants, which [`odd_quadrants`] computes with without
+    /// reading them.
+    const QUADRANTS: [u64; 4] = [
+        0x0000_0000_0F0F_0F0F,
+        0x0000_0000_F0F0_F0F0,
+        0x0F0F_0F0F_0000_0000,
+        0xF0F0_F0F0_0000_0000,
+    ];
 
     #[test]
     fn odd_quadrants_are_those_with_an_odd_number_of_empties() {

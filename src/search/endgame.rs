@@ -14,7 +14,7 @@
 use super::control::{Control, POLL_NODES};
 use super::midgame::MidWorker;
 use super::parameters::*;
-use super::tt::{NO_MOVE, TranspositionTable, TtData, hash};
+use super::tt::{NO_MOVE, Region, TranspositionTable, TtData, hash};
 use super::{Candidate, MAX_MOVES, MoveList, SCORE_INF, Shared, SplitFlag, UNKNOWN_MOVES, pick};
 use crate::bitboard::{Bits, CORNERS, neighbours};
 use crate::eval::Evaluator;
@@ -267,6 +267,17 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
     pub fn flush(&mut self) {
         self.shared.control.poll(self.nodes - self.polled);
         self.polled = self.nodes;
+    }
+
+    /// The table's region for the positions with `n` empties (see
+    /// [`SOLVE_NEAR_TT_EMPTIES`]).
+    #[inline(always)]
+    pub fn region(n: u32) -> Region {
+        if n < SOLVE_NEAR_TT_EMPTIES {
+            Region::Near
+        } else {
+            Region::Whole
+        }
     }
 
     #[inline]
@@ -659,7 +670,7 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
         let key = Self::key(s);
         let tt = self.shared.tt;
         let mut tt_move = NO_MOVE;
-        if let Some(e) = tt.probe(key) {
+        if let Some(e) = tt.probe(Self::region(n), key) {
             if u32::from(e.depth) >= n && e.selectivity == 0 {
                 let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
                 if lower >= beta || lower == upper {
@@ -683,13 +694,14 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
             // Enhanced transposition cut-off: a child already known to be bad enough for
             // the opponent settles the node.
             // The children's buckets are fetched together, then probed.
+            let region = Self::region(n - 1);
             let mut keys = [0u64; MAX_MOVES];
             for (k, c) in keys.iter_mut().zip(list.iter()) {
                 *k = Self::key(&c.next);
-                tt.prefetch(*k);
+                tt.prefetch(region, *k);
             }
             for (&k, c) in keys.iter().zip(list.iter()) {
-                if let Some(e) = tt.probe(k)
+                if let Some(e) = tt.probe(region, k)
                     && u32::from(e.depth) >= n - 1
                     && e.selectivity == 0
                     && -i32::from(e.upper) >= beta
@@ -800,6 +812,7 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
             (score, score)
         };
         self.shared.tt.store(
+            Self::region(n),
             key,
             TtData {
                 lower: lower as i16,
@@ -1052,7 +1065,7 @@ pub(crate) fn root<R: Rules>(shared: &Shared<'_>, s: &R::S, options: &SolveOptio
         result.score = score;
         let best = shared
             .tt
-            .probe(Worker::<R>::key(s))
+            .probe(Worker::<R>::region(n), Worker::<R>::key(s))
             .map(|e| e.best_move)
             .filter(|&m| m < 64 && moves & (1u64 << m) != 0);
         let best = match best {
@@ -1196,7 +1209,7 @@ fn find_move_reaching<R: Rules>(
     let tt_move = w
         .shared
         .tt
-        .probe(Worker::<R>::key(s))
+        .probe(Worker::<R>::region(n), Worker::<R>::key(s))
         .map_or(NO_MOVE, |e| e.best_move);
     let ordered = std::iter::once(tt_move)
         .filter(|&m| m < 64 && moves & (1u64 << m) != 0)
@@ -1313,7 +1326,7 @@ mod tests {
             tt.clear();
             let guess = presearch::<R>(&shared, &s, 0, 19, &mut w);
             let root = tt
-                .probe(Worker::<R>::key(&s))
+                .probe(Worker::<R>::region(19), Worker::<R>::key(&s))
                 .expect("the root is in the table");
             assert_eq!(
                 root.selectivity,
@@ -1334,9 +1347,14 @@ mod tests {
                 depth: 60,
                 selectivity,
             };
-            tt.store(Worker::<R>::key(&s), wrong(64, 1));
+            tt.store(Worker::<R>::region(19), Worker::<R>::key(&s), wrong(64, 1));
             for x in Bits(R::legal_moves(&s)) {
-                tt.store(Worker::<R>::key(&R::play(&s, x)), wrong(-64, 5));
+                let child = R::play(&s, x);
+                tt.store(
+                    Worker::<R>::region(18),
+                    Worker::<R>::key(&child),
+                    wrong(-64, 5),
+                );
             }
             assert_eq!(window(&mut w, &s, -64, 64, 19), exact, "{variant}");
         }

@@ -12,7 +12,7 @@
 use super::endgame::{self, Worker as EndWorker};
 use super::mpc::{self, MPC_MIN_DEPTH, SELECTIVITY_T};
 use super::parameters::*;
-use super::tt::{NO_MOVE, TtData, hash};
+use super::tt::{NO_MOVE, Region, TtData, hash};
 use super::{Candidate, MoveList, SCORE_INF, Shared, SplitFlag, UNKNOWN_MOVES, pick};
 use crate::bitboard::{Bits, CORNERS};
 use crate::rules::Rules;
@@ -127,7 +127,7 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
         let key = if use_tt { Self::key(s) } else { 0 };
         let tt = self.shared.tt;
         let mut tt_move = NO_MOVE;
-        if use_tt && let Some(e) = tt.probe(key) {
+        if use_tt && let Some(e) = tt.probe(Region::Whole, key) {
             if u32::from(e.depth) >= depth && e.selectivity <= self.selectivity {
                 let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
                 if lower >= beta || lower == upper {
@@ -338,6 +338,7 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
             (score, score)
         };
         self.shared.tt.store(
+            Region::Whole,
             key,
             TtData {
                 lower: lower as i16,
@@ -476,7 +477,7 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
                 s = passed;
                 continue;
             }
-            let Some(e) = self.shared.tt.probe(Self::key(&s)) else {
+            let Some(e) = self.shared.tt.probe(Region::Whole, Self::key(&s)) else {
                 break;
             };
             if e.best_move >= 64 || moves & (1u64 << e.best_move) == 0 {

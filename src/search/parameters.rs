@@ -22,6 +22,17 @@ pub const SOLVE_TT_EMPTIES: u32 = 9;
 /// page walk), which sampling finds at the enhanced-transposition-cut-off prefetches:
 /// 20% of the time of FFO 50 with a 512 MB table. In the near region they mostly stay in
 /// the last-level cache. Lower: more misses; higher: the region gets crowded.
+///
+/// One thread, against the whole table for every entry, the two builds side by side
+/// (`taskset` on the two cores, swapped in the second round): FFO 40-47 with 512 MB
+/// 22.5/21.1 s against 26.8/24.7 s (449.7 M nodes against 440.6 M); FFO 50 39.96/39.87 s
+/// against 46.6/47.1 s (533.9 M nodes against 517.2 M); FFO 57-58 with 1 GiB 179.2/170.9 s
+/// against 201.1/191.7 s (2.608 G nodes against 2.765 G); FFO 53 with 1 GiB 120.3/124.0 s
+/// against 121.4/120.2 s (2.009 G nodes against 1.867 G: the deeper the tree, the more
+/// the transpositions near the leaves lost from a small region cost).
+// (Below 11 empties: FFO 50 525.0 M nodes and 42.6/39.2 s against 40.0/39.3 s for 13 in
+// the same pair; FFO 53 1.994 G nodes. A 32 MiB region: FFO 53 2.003 G nodes. Below 10:
+// FFO 53 1.829 G nodes and 117.3 s against 113.6 s for the whole table, one round.)
 pub const SOLVE_NEAR_TT_EMPTIES: u32 = 13;
 
 /// Empties from which moves are ordered fastest-first (by the opponent's mobility after

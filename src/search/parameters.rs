@@ -29,10 +29,17 @@ pub const SOLVE_TT_EMPTIES: u32 = 9;
 /// against 46.6/47.1 s (533.9 M nodes against 517.2 M); FFO 57-58 with 1 GiB 179.2/170.9 s
 /// against 201.1/191.7 s (2.608 G nodes against 2.765 G); FFO 53 with 1 GiB 120.3/124.0 s
 /// against 121.4/120.2 s (2.009 G nodes against 1.867 G: the deeper the tree, the more
-/// the transpositions near the leaves lost from a small region cost).
+/// the transpositions near the leaves lost from a small region cost). On real games: the
+/// first 40 of `WTH_2016.wtb` at 24 empties with 1 GiB (`volte solve WTH_2016.wtb --count
+/// 40 --threads 1 --hash-mb 1024`), 137.1/137.1 s against 149.3/149.8 s (2.777 G nodes
+/// against 2.725 G).
 // (Below 11 empties: FFO 50 525.0 M nodes and 42.6/39.2 s against 40.0/39.3 s for 13 in
 // the same pair; FFO 53 1.994 G nodes. A 32 MiB region: FFO 53 2.003 G nodes. Below 10:
-// FFO 53 1.829 G nodes and 117.3 s against 113.6 s for the whole table, one round.)
+// FFO 53 1.829 G nodes and 117.3 s against 113.6 s for the whole table, one round.
+// The same 40 games, each pair side by side against this (16 MiB, below 13): below 12
+// empties 133.6/145.4 s against 129.5/138.2 s; below 15, 143.4/149.3 s against
+// 133.3/137.2 s for 12; an 8 MiB region 143.2/142.4 s against 135.1/138.3 s; a 32 MiB
+// one 140.0/138.4 s against 135.4/144.2 s.)
 pub const SOLVE_NEAR_TT_EMPTIES: u32 = 13;
 
 /// Empties from which moves are ordered fastest-first (by the opponent's mobility after

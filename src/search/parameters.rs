@@ -29,7 +29,8 @@ pub const SOLVE_TT_EMPTIES: u32 = 9;
 /// against 46.6/47.1 s (533.9 M nodes against 517.2 M); FFO 57-58 with 1 GiB 179.2/170.9 s
 /// against 201.1/191.7 s (2.608 G nodes against 2.765 G); FFO 53 with 1 GiB 120.3/124.0 s
 /// against 121.4/120.2 s (2.009 G nodes against 1.867 G: the deeper the tree, the more
-/// the transpositions near the leaves lost from a small region cost). On real games: the
+/// the transpositions near the leaves lost from a small region cost); FFO 55 with 1 GiB,
+/// one round, 493.9 s against 492.7 s (7.583 G nodes against 7.164 G). On real games: the
 /// first 40 of `WTH_2016.wtb` at 24 empties with 1 GiB (`volte solve WTH_2016.wtb --count
 /// 40 --threads 1 --hash-mb 1024`), 137.1/137.1 s against 149.3/149.8 s (2.777 G nodes
 /// against 2.725 G).

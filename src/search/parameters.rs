@@ -14,6 +14,11 @@ pub const SOLVE_TT_EMPTIES: u32 = 9;
 // 657.4 M nodes and 45.2 s; with their probes but never their cut, the same 657.4 M
 // nodes in 41.3/40.3 s against 45.2/43.9 s: the probes cost nothing net, since they
 // bring the children's buckets into the cache for the children's own probes.)
+// (With the near region of the table, side by side against this, two rounds: from 8, FFO
+// 50 (512 MB) 511.6 M nodes and 48.5/37.9 s against 533.9 M and 38.7/37.4 s, FFO 40-47
+// 427.4 M and 21.7/25.2 s against 449.7 M and 20.5/21.3 s; from 10 with the cut-offs from
+// 11, FFO 50 567.8 M and 43.0/44.8 s against 39.8/37.0 s, 40-47 479.4 M and 20.7/24.3 s
+// against 25.4/24.4 s. Not changed.)
 
 /// Empties below which the solver keeps its table entries in the table's near region
 /// (its first [`NEAR_BYTES`](super::tt::NEAR_BYTES), 16 MiB), above anywhere in it. Most
@@ -41,6 +46,18 @@ pub const SOLVE_TT_EMPTIES: u32 = 9;
 // empties 133.6/145.4 s against 129.5/138.2 s; below 15, 143.4/149.3 s against
 // 133.3/137.2 s for 12; an 8 MiB region 143.2/142.4 s against 135.1/138.3 s; a 32 MiB
 // one 140.0/138.4 s against 135.4/144.2 s.)
+// (Smaller regions, re-checked in a later session, each pair side by side against this:
+// a 1 MiB region for everything below 13 empties: FFO 50 (512 MB) 552.1 M nodes and
+// 37.98/37.30 s against 533.9 M and 37.96/40.48 s; FFO 40-47 466.1 M and 23.20/21.66 s
+// against 449.7 M and 25.63/22.53 s; FFO 53 (1 GiB) 2.046 G and 116.8/114.7 s against
+// 2.009 G and 116.8/111.7 s; the 40 games 2.871 G and 137.9/149.8 s against 2.777 G and
+// 137.3/144.3 s. A second region of 1 MiB for the positions of at most 10 empties (11 and
+// 12 in this one): the 40 games 2.815 G and 147.0/143.6 s against 146.7/150.9 s, FFO
+// 40-47 456.4 M and 24.89/23.44 s against 23.83/22.39 s. Both within the noise: between
+// 1 and 16 MiB the size hardly matters. A whole table of 1 MB, where every probe stays in
+// the cache, solved FFO 50 at only 13% more nodes a second than 512 MB (15.6 M against
+// 13.8 M, with 664 M nodes, one after the other): the table's latency is now a small
+// part of the time, whatever sampling puts on the enhanced-transposition-cut-off probes.)
 pub const SOLVE_NEAR_TT_EMPTIES: u32 = 13;
 
 /// Empties from which moves are ordered fastest-first (by the opponent's mobility after
@@ -72,6 +89,9 @@ pub const SOLVE_ETC_EMPTIES: u32 = 10;
 // side, 18.7/20.4/18.3/18.6 s against 19.9/19.8/18.6/18.6 s; 48-52 71.1/80.7 s against
 // 72.9/81.2 s. Not kept. The table's size hardly matters either: 40-47 took 21.3 s with
 // 4 MB and 21.2 s with 1 GB, side by side.)
+// (With the near region of the table, the children's keys computed and probed without
+// the prefetches: FFO 50 one round side by side 40.3 s against 40.9 s with a 512 MB
+// table, 54.2 s against 52.1 s with 1 MB. The prefetches neither help nor hurt now; kept.)
 // (Re-checked on the deep positions, where sampling puts a seventh of the time of FFO 50
 // and 55 on the probes' misses (a 256 MB table): from 14 empties, FFO 53-54 on one
 // thread side by side 4.922 G nodes and 259.9 s against 4.720 G and 247.3 s; probed

@@ -272,7 +272,7 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
     /// The table's region for the positions with `n` empties (see
     /// [`SOLVE_NEAR_TT_EMPTIES`]).
     #[inline(always)]
-    fn region(n: u32) -> Region {
+    pub(crate) fn region(n: u32) -> Region {
         if n < SOLVE_NEAR_TT_EMPTIES {
             Region::Near
         } else {

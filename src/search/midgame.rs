@@ -477,7 +477,16 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
                 s = passed;
                 continue;
             }
-            let Some(e) = self.shared.tt.probe(Region::Whole, Self::key(&s)) else {
+            // Near the end the solver keeps its entries in their own region of the table
+            // (`EndWorker::region`). Where there is one it comes from a search to the
+            // end, while the whole table may still hold an earlier, shallower
+            // iteration's entry for the same position.
+            let (tt, key) = (self.shared.tt, Self::key(&s));
+            let exact = match EndWorker::<R>::region(R::position(&s).n_empties()) {
+                Region::Whole => None,
+                near => tt.probe(near, key),
+            };
+            let Some(e) = exact.or_else(|| tt.probe(Region::Whole, key)) else {
                 break;
             };
             if e.best_move >= 64 || moves & (1u64 << e.best_move) == 0 {
@@ -487,5 +496,87 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
             s = R::play(&s, e.best_move);
         }
         pv
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Position;
+    use crate::eval::Evaluator;
+    use crate::rules::Othello;
+    use crate::search::control::Control;
+    use crate::search::tt::{NEAR_BYTES, TranspositionTable};
+
+    /// The line is read where each position's entry is: near the end, from the solver's
+    /// region of the table (in a table larger than that region the two differ), in
+    /// preference to an entry of the whole table for the same position.
+    #[test]
+    fn the_line_reads_the_solvers_entries_near_the_end() {
+        // A table of 64-byte buckets larger than the near region.
+        const TABLE_MB: usize = 64;
+        const _: () = assert!(TABLE_MB << 20 > NEAR_BYTES);
+        let n = SOLVE_NEAR_TT_EMPTIES - 1;
+        // A position with n + 1 empties, the first move from it, and two moves after.
+        let mut p = Position::START;
+        let mut seed = 1u64;
+        let (x, first, second) = loop {
+            let moves = p.legal_moves();
+            if p.n_empties() == n + 1 && moves != 0 {
+                let x = moves.trailing_zeros() as u8;
+                let replies = p.play(x).legal_moves();
+                // Its bucket in the whole table lies outside the near region.
+                let bucket =
+                    MidWorker::<Othello>::key(&p.play(x)) as usize % ((TABLE_MB << 20) / 64);
+                if replies.count_ones() >= 2 && bucket >= NEAR_BYTES / 64 {
+                    break (
+                        x,
+                        replies.trailing_zeros() as u8,
+                        63 - replies.leading_zeros() as u8,
+                    );
+                }
+            }
+            if moves == 0 || p.n_empties() <= n + 1 {
+                p = Position::START;
+                seed += 1;
+                continue;
+            }
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+            let pick = (seed >> 33) % u64::from(moves.count_ones());
+            p = p.play(Bits(moves).nth(pick as usize).expect("a move"));
+        };
+        let (tt, control, eval) = (
+            TranspositionTable::new(TABLE_MB),
+            Control::default(),
+            Evaluator::default(),
+        );
+        let shared = Shared {
+            tt: &tt,
+            control: &control,
+            eval: &eval,
+            threads: 1,
+        };
+        let w = MidWorker::<Othello>::new(&shared, None, 0);
+        let child = p.play(x);
+        let entry = |best_move| TtData {
+            lower: 0,
+            upper: 0,
+            best_move,
+            depth: n as u8,
+            selectivity: 0,
+        };
+        let key = MidWorker::<Othello>::key(&child);
+        let region = EndWorker::<Othello>::region(n);
+        assert_eq!(region, Region::Near);
+        tt.store(region, key, entry(first));
+        let line = |w: &MidWorker<Othello>| {
+            w.principal_variation(&p, x, 2)
+                .iter()
+                .map(|m| m.square().map(|s| s.index()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(line(&w), [Some(x), Some(first)]);
+        tt.store(Region::Whole, key, entry(second));
+        assert_eq!(line(&w), [Some(x), Some(first)]);
     }
 }

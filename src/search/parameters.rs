@@ -83,7 +83,9 @@ pub const SOLVE_ETC_EMPTIES: u32 = 10;
 // 1.576 G, 79.9 s against 75.6 s side by side.)
 // (From 12 empties: FFO 40-47 497.7 M nodes against 484.5 M and not faster in four
 // rounds run side by side; from 14: 509.3 M; skipped at expected all-nodes: 494.1 M and
-// not faster. The children's buckets prefetched, but probed only after the table's move
+// not faster (again on 2026-12-01: FFO 50 534.3 M nodes against 533.9 M, one run each
+// 43.2 s against 37.4 s; it cuts only about 700 of the 8 M expected all-nodes there, but
+// its prefetches may serve the children's own probes). The children's buckets prefetched, but probed only after the table's move
 // was searched or the moves ordered, to hide the fetches (sampling put a third of
 // `search`'s time on the prefetch): 40-47 437.96 M nodes against 437.62 M and, side by
 // side, 18.7/20.4/18.3/18.6 s against 19.9/19.8/18.6/18.6 s; 48-52 71.1/80.7 s against
@@ -194,6 +196,10 @@ pub const SOLVE_EVAL_ORDER_EMPTIES: u32 = 12;
 // 15.1 M, but 1.559 G nodes. A per-thread cache of 16 K evaluations: 10% hits on FFO
 // 48-52 (over 100 M evaluations in all: the counters, read in steps of 2^20 per thread,
 // showed 98 × 2^20), and slower: 88.2 s against 82.8 s.)
+// (One stage, that of 14 empties, for the positions of up to 16 only (one 334 KB table
+// where there were three): FFO 48-52 1.366 G nodes, FFO 50 537.4 M, side by side
+// 77.7/77.2 s against 77.4/74.5 s and 36.5/36.5 s against 39.5/36.6 s: no faster. Up to
+// 21 empties: FFO 48 236 M nodes against 106 M, 43 61 M against 37 M.)
 // (Then, on the same machine, also skipping the evaluation at expected all-nodes below
 // [`SOLVE_ORDER_DEPTH1_EMPTIES`]: FFO 48-52 1.349 G nodes against 1.339 G, side by side
 // 81.9/82.3 s against 84.3/84.4 s, 40-47 20.3/17.1 s against 22.0/17.4 s; but FFO 53 with
@@ -244,6 +250,17 @@ pub const SOLVE_ORDER_DEPTH4_EMPTIES: u32 = 24;
 //   nodes (492.6 M), 48-52 +1.3%; one thread 2.4% faster (four rounds run side by side),
 //   position 53 with two threads no faster (66.8 s and 63.4 s against 68.8 s and 62.3 s).
 //   Skipping the shallow searches there too (all depths): 48-52 +2.5% to +6.6% nodes.
+//   Re-measured on 2026-12-01 with the potential mobility left out too (mobility and
+//   parity only below 16 empties): FFO 50 535.0 M nodes against 533.9 M and 148.1 s
+//   against 148.0 s over four rounds side by side; 48-52 1.374 G against 1.366 G, 156.0 s
+//   against 160.3 s (two rounds); 40-47 42.9 s against 41.7 s; 53 111.4 s against
+//   110.5 s. Counted on FFO 50 with a throwaway build, the expectation holds: the nodes
+//   of `search` alternate by parity (at 9 empties 16.43 M of the 16.60 M ordered nodes
+//   are expected cut-nodes and 16.41 M cut; at 10, 5.60 M of 5.91 M are expected
+//   all-nodes and 12.5 K of those fail high), and timing `order` with `rdtsc` put 8% of
+//   the cycles on the expected all-nodes' ordering. That 8% does not come off the time;
+//   the all-nodes' evaluations likely keep the weights the cut-nodes read in the cache.
+//   The same at every depth: FFO 50 536.1 M nodes; parity alone: 558.1 M.
 // - A corner-stability term in the key (the mover's corners and their edge neighbours,
 //   as Edax orders): 40-47 493.6 M nodes with weight 8 below 10 empties, 537.2 M with 16,
 //   506.3 M with 16 everywhere.

@@ -83,10 +83,10 @@ pub const SOLVE_ETC_EMPTIES: u32 = 10;
 // 1.576 G, 79.9 s against 75.6 s side by side.)
 // (From 12 empties: FFO 40-47 497.7 M nodes against 484.5 M and not faster in four
 // rounds run side by side; from 14: 509.3 M; skipped at expected all-nodes: 494.1 M and
-// not faster (again on 2026-12-01: FFO 50 534.3 M nodes against 533.9 M, one run each
-// 43.2 s against 37.4 s; it cuts only about 700 of the 8 M expected all-nodes there, but
-// its prefetches may serve the children's own probes). The children's buckets prefetched, but probed only after the table's move
-// was searched or the moves ordered, to hide the fetches (sampling put a third of
+// not faster (again on 2026-12-01: FFO 50 534.3 M nodes against 533.9 M, one run each,
+// not side by side, 43.2 s against 37.4 s; it cuts only about 900 of the 8 M expected
+// all-nodes there, but its prefetches may serve the children's own probes). The
+// children's buckets prefetched, but probed only after the table's move was searched or the moves ordered, to hide the fetches (sampling put a third of
 // `search`'s time on the prefetch): 40-47 437.96 M nodes against 437.62 M and, side by
 // side, 18.7/20.4/18.3/18.6 s against 19.9/19.8/18.6/18.6 s; 48-52 71.1/80.7 s against
 // 72.9/81.2 s. Not kept. The table's size hardly matters either: 40-47 took 21.3 s with
@@ -260,7 +260,8 @@ pub const SOLVE_ORDER_DEPTH4_EMPTIES: u32 = 24;
 //   all-nodes and 12.5 K of those fail high), and timing `order` with `rdtsc` put 8% of
 //   the cycles on the expected all-nodes' ordering. That 8% does not come off the time;
 //   the all-nodes' evaluations likely keep the weights the cut-nodes read in the cache.
-//   The same at every depth: FFO 50 536.1 M nodes; parity alone: 558.1 M.
+//   The cheap ordering at expected all-nodes of every depth: FFO 50 536.1 M nodes;
+//   parity alone there: 558.1 M.
 // - A corner-stability term in the key (the mover's corners and their edge neighbours,
 //   as Edax orders): 40-47 493.6 M nodes with weight 8 below 10 empties, 537.2 M with 16,
 //   506.3 M with 16 everywhere.

@@ -86,8 +86,9 @@ pub const SOLVE_ETC_EMPTIES: u32 = 10;
 // not faster (again on 2026-12-01: FFO 50 534.3 M nodes against 533.9 M, one run each,
 // not side by side, 43.2 s against 37.4 s; it cuts only about 900 of the 8 M expected
 // all-nodes there, but its prefetches may serve the children's own probes). The
-// children's buckets prefetched, but probed only after the table's move was searched or the moves ordered, to hide the fetches (sampling put a third of
-// `search`'s time on the prefetch): 40-47 437.96 M nodes against 437.62 M and, side by
+// children's buckets prefetched, but probed only after the table's move was searched or
+// the moves ordered, to hide the fetches (sampling put a third of `search`'s time on the
+// prefetch): 40-47 437.96 M nodes against 437.62 M and, side by
 // side, 18.7/20.4/18.3/18.6 s against 19.9/19.8/18.6/18.6 s; 48-52 71.1/80.7 s against
 // 72.9/81.2 s. Not kept. The table's size hardly matters either: 40-47 took 21.3 s with
 // 4 MB and 21.2 s with 1 GB, side by side.)

@@ -4,6 +4,16 @@
 /// (no move generation, parity order). Lower: more generation overhead near the leaves;
 /// higher: worse ordering where the tree is still wide.
 pub const SOLVE_SMALL_EMPTIES: u32 = 4;
+// (Five empties from the list too, as Edax's shallow search plays them (a `solve5` over
+// the five squares in the order of the parity sets, each tried with `try_play`, the
+// stability test first): the same moves in the same order, so nearly the same nodes
+// (FFO 40-47 449.54 M against 449.72 M), and FFO 41-42 10.232 G instructions against
+// 10.207 G (`scripts/instructions.sh`): the legal-move generation it saves, trying the
+// squares that turn out illegal costs. One thread side by side, four rounds: FFO 40-47
+// 92.2 s against 91.7 s, 48-52 347.0 s against 361.6 s; two rounds: FFO 53 239.5 s
+// against 240.7 s, the 100 games of `WTH_2018.wtb --empties 22` 155.1 s against 155.7 s.
+// Within the noise. Six empties as well: 10.526 G instructions, since at six more of
+// the squares tried are illegal. Neither kept (2026-12-01).)
 
 /// Empties from which the solver probes and stores the transposition table. Lower: more
 /// table traffic for tiny subtrees; higher: more re-searched transpositions.
@@ -210,7 +220,11 @@ pub const ORDER_SOLVE_EVAL_WEIGHT: i32 = 3;
 // (The evaluation from a one-byte copy of the weights (each stage rounded to a step of
 // 19-49 units, 167 KB a stage, so the two stages the ordering reads fit the 512 KB L2):
 // FFO 48-52 1.338 G nodes against 1.339 G and 72.3/77.2 s against 73.1/77.5 s side by
-// side; not worth a second table. Evaluating only the four best children by the cheap
+// side; not worth a second table. The weights on huge pages (the kernel's transparent
+// huge pages set to `always` for the run, so the 10 MB of unpacked weights got them in
+// most of their 2 MiB blocks, as `smaps` showed; one binary, two copies side by side, three rounds each way): FFO 50
+// 42.4 s a run against 42.9 s with 4 KiB pages, within the noise; the weight loads miss
+// the caches, not the TLB. Evaluating only the four best children by the cheap
 // key (the others after them, by that key): the 100 positions of the 2019-2024 games at
 // 22 empties (see [`ORDER_MOBILITY_WEIGHT`]), 2.146 G nodes against 2.115 G and slower.
 // Without the evaluation at expected all-nodes below 16 empties, the same positions:

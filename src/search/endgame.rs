@@ -693,22 +693,26 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
         if n >= SOLVE_ETC_EMPTIES {
             // Enhanced transposition cut-off: a child already known to be bad enough for
             // the opponent settles the node.
-            // The children's buckets are fetched together, then probed.
+            // The children's buckets are fetched together, then probed; at an expected
+            // all-node only fetched, for the children's own probes (it almost never cuts
+            // there, and waiting for the buckets costs more: see SOLVE_ETC_EMPTIES).
             let region = Self::region(n - 1);
             let mut keys = [0u64; MAX_MOVES];
             for (k, c) in keys.iter_mut().zip(list.iter()) {
                 *k = Self::key(&c.next);
                 tt.prefetch(region, *k);
             }
-            for (&k, c) in keys.iter().zip(list.iter()) {
-                if let Some(e) = tt.probe(region, k)
-                    && u32::from(e.depth) >= n - 1
-                    && e.selectivity == 0
-                    && -i32::from(e.upper) >= beta
-                {
-                    let v = -i32::from(e.upper);
-                    self.store(key, alpha_in, beta, v, c.square, n);
-                    return v;
+            if pv || self.expected_cut(n) {
+                for (&k, c) in keys.iter().zip(list.iter()) {
+                    if let Some(e) = tt.probe(region, k)
+                        && u32::from(e.depth) >= n - 1
+                        && e.selectivity == 0
+                        && -i32::from(e.upper) >= beta
+                    {
+                        let v = -i32::from(e.upper);
+                        self.store(key, alpha_in, beta, v, c.square, n);
+                        return v;
+                    }
                 }
             }
         }

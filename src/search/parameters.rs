@@ -88,14 +88,26 @@ pub const SOLVE_FASTEST_FIRST_EMPTIES: u32 = 7;
 
 /// Empties from which enhanced transposition cut-offs are tried (a table probe for every
 /// child before searching any). Lower: probes cost more than the cut-offs save.
+///
+/// At an expected all-node (null window, not expected to cut) the children's buckets are
+/// only prefetched, not probed: the cut-off almost never happens there (about 900 times in
+/// the 8 M expected all-nodes of FFO 50), and waiting for the buckets stalled the node,
+/// while the children, searched next, find them in the cache for their own probes.
+/// Against probing them, one thread side by side (`taskset` on the two cores, swapped
+/// between rounds; 2026-12-01): FFO 50 534.3 M nodes against 533.9 M and 170.4 s against
+/// 177.3 s over four rounds; FFO 48-52 1.370 G against 1.366 G, 188.6 s against 195.6 s
+/// over two; 40-47 450.8 M against 449.7 M, 48.8 s against 49.8 s; FFO 53 (1 GiB) 2.012 G
+/// against 2.009 G, 253.1 s against 257.0 s. Two threads, FFO 53 one build after the
+/// other, two rounds: 132.8 s against 137.7 s. Faster in every one of the twelve pairs but
+/// one tie, by 1.5-4%.
 pub const SOLVE_ETC_EMPTIES: u32 = 10;
 // (From 11 on `volte solve WTH_2018.wtb --empties 22 --count 100`: 1.597 G nodes against
 // 1.576 G, 79.9 s against 75.6 s side by side.)
 // (From 12 empties: FFO 40-47 497.7 M nodes against 484.5 M and not faster in four
-// rounds run side by side; from 14: 509.3 M; skipped at expected all-nodes: 494.1 M and
-// not faster (again on 2026-12-01: FFO 50 534.3 M nodes against 533.9 M, one run each,
-// not side by side, 43.2 s against 37.4 s; it cuts only about 900 of the 8 M expected
-// all-nodes there, but its prefetches may serve the children's own probes). The
+// rounds run side by side; from 14: 509.3 M; skipped at expected all-nodes, the
+// prefetches too: 494.1 M and not faster (again on 2026-12-01: FFO 50 534.3 M nodes
+// against 533.9 M, one run each, not side by side, 43.2 s against 37.4 s: the prefetches
+// serve the children's own probes, hence the prefetch-only all-nodes above). The
 // children's buckets prefetched, but probed only after the table's move was searched or
 // the moves ordered, to hide the fetches (sampling put a third of `search`'s time on the
 // prefetch): 40-47 437.96 M nodes against 437.62 M and, side by

@@ -101,6 +101,11 @@ pub const SOLVE_FASTEST_FIRST_EMPTIES: u32 = 7;
 /// other, two rounds: 132.8 s against 137.7 s. Faster in every one of the twelve pairs but
 /// one tie, by 1.5-4%.
 pub const SOLVE_ETC_EMPTIES: u32 = 10;
+// (Then, at the nodes still probed below 12 empties (where ordering is cheap: no
+// evaluation), the probes moved after the ordering, to hide the fetches behind it: FFO 50
+// 534.34 M nodes, 158.5 s against 158.0 s over four rounds side by side; FFO 48-52
+// 170.8 s against 165.7 s, 40-47 45.3 s against 43.0 s over two. Slower in seven pairs of
+// eight; not kept (2026-12-01).)
 // (From 11 on `volte solve WTH_2018.wtb --empties 22 --count 100`: 1.597 G nodes against
 // 1.576 G, 79.9 s against 75.6 s side by side.)
 // (From 12 empties: FFO 40-47 497.7 M nodes against 484.5 M and not faster in four

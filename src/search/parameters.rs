@@ -91,8 +91,9 @@ pub const SOLVE_FASTEST_FIRST_EMPTIES: u32 = 7;
 ///
 /// At an expected all-node (null window, not expected to cut) the children's buckets are
 /// only prefetched, not probed: the cut-off almost never happens there (about 900 times in
-/// the 8 M expected all-nodes of FFO 50), and waiting for the buckets stalled the node,
-/// while the children, searched next, find them in the cache for their own probes.
+/// the 8 M expected all-nodes of FFO 50), and sampling put most of `search`'s time on
+/// the wait for the buckets; the children, searched next, probe the same buckets, which
+/// the prefetches should have brought into the cache by then (not measured directly).
 /// Against probing them, one thread side by side (`taskset` on the two cores, swapped
 /// between rounds; 2026-12-01): FFO 50 534.3 M nodes against 533.9 M and 170.4 s against
 /// 177.3 s over four rounds; FFO 48-52 1.370 G against 1.366 G, 188.6 s against 195.6 s
@@ -111,8 +112,8 @@ pub const SOLVE_ETC_EMPTIES: u32 = 10;
 // (From 12 empties: FFO 40-47 497.7 M nodes against 484.5 M and not faster in four
 // rounds run side by side; from 14: 509.3 M; skipped at expected all-nodes, the
 // prefetches too: 494.1 M and not faster (again on 2026-12-01: FFO 50 534.3 M nodes
-// against 533.9 M, one run each, not side by side, 43.2 s against 37.4 s: the prefetches
-// serve the children's own probes, hence the prefetch-only all-nodes above). The
+// against 533.9 M, one run each, not side by side, 43.2 s against 37.4 s: likely the
+// prefetches serve the children's own probes, hence the prefetch-only all-nodes above). The
 // children's buckets prefetched, but probed only after the table's move was searched or
 // the moves ordered, to hide the fetches (sampling put a third of `search`'s time on the
 // prefetch): 40-47 437.96 M nodes against 437.62 M and, side by

@@ -2,7 +2,10 @@
 //! against the classic one, per call, on positions from openings to endgames; and the
 //! pattern evaluation split into its two halves: computing the 49 indices, and summing the
 //! weights at indices computed beforehand. The second half is what an incremental update
-//! of the indices would leave, so the first is the most it could save.
+//! of the indices would leave, so the first is the most it could save. Then what the
+//! searches do when they order moves: evaluating every child of a position, one by one
+//! from its board, or from the parent's indices updated by each move
+//! (`Evaluator::evaluate_child`).
 //!
 //! Run: `cargo bench --bench eval`.
 
@@ -62,6 +65,49 @@ fn bench(c: &mut Criterion) {
                     .iter()
                     .map(|&i| i64::from(table[i as usize]))
                     .sum::<i64>();
+            }
+            sum
+        })
+    });
+    g.finish();
+
+    // Every child of every position that has moves, with its legal moves (the searches
+    // have them when they order).
+    use volte::rules::Rules;
+    let parents: Vec<_> = positions
+        .iter()
+        .filter(|p| p.legal_moves() != 0)
+        .copied()
+        .collect();
+    let children: usize = parents
+        .iter()
+        .map(|p| p.legal_moves().count_ones() as usize)
+        .sum();
+    let mut g = c.benchmark_group("evaluate children");
+    g.throughput(Throughput::Elements(children as u64));
+    g.bench_function("one by one", |b| {
+        b.iter(|| {
+            let mut sum = 0i64;
+            for p in black_box(&parents) {
+                for x in volte::bitboard::Bits(p.legal_moves()) {
+                    let child = Othello::play(p, x);
+                    let moves = child.legal_moves();
+                    sum += i64::from(e.evaluate_with_moves::<Othello>(&child, moves));
+                }
+            }
+            sum
+        })
+    });
+    g.bench_function("from the parent's indices", |b| {
+        b.iter(|| {
+            let mut sum = 0i64;
+            for p in black_box(&parents) {
+                let base = e.children_base::<Othello>(p).expect("pattern evaluation");
+                for x in volte::bitboard::Bits(p.legal_moves()) {
+                    let child = Othello::play(p, x);
+                    let moves = child.legal_moves();
+                    sum += i64::from(e.evaluate_child::<Othello>(&base, &child, x, moves));
+                }
             }
             sum
         })

@@ -17,6 +17,65 @@ fn symmetric(s: &State, sym: u8) -> State {
     }
 }
 
+/// Random weights (every weight distinct from its neighbours), so that an index off by
+/// one changes the value.
+fn random_weights(variant: Variant, seed: u64) -> PatternWeights {
+    let mut w = PatternWeights::zeros(variant);
+    let mut rng = Lcg(seed);
+    for s in 0..N_STAGES {
+        for x in w.stage_mut(s) {
+            *x = (rng.next() % 2001) as i16 - 1000;
+        }
+    }
+    w
+}
+
+#[test]
+fn children_evaluate_the_same_from_the_parents_indices() {
+    use volte::rules::{Anti, Othello, Rules};
+    fn check<R: Rules<S = volte::board::Position>>(e: &Evaluator, states: &[State]) -> usize {
+        let mut checked = 0;
+        for s in states {
+            let base = e
+                .children_base::<R>(&s.pos)
+                .expect("the pattern evaluation in Othello and Anti");
+            for x in volte::bitboard::Bits(R::legal_moves(&s.pos)) {
+                let child = R::play(&s.pos, x);
+                let moves = R::legal_moves(&child);
+                assert_eq!(
+                    e.evaluate_child::<R>(&base, &child, x, moves),
+                    e.evaluate_with_moves::<R>(&child, moves),
+                    "{:?} then {x}",
+                    s.pos
+                );
+                checked += 1;
+            }
+        }
+        checked
+    }
+    let mut rng = Lcg(7);
+    let mut checked = 0;
+    for v in [Variant::Othello, Variant::Anti] {
+        let evaluators = [
+            Evaluator::new(EvalKind::Pattern),
+            Evaluator::with_weights(Arc::new(random_weights(v, 3))),
+        ];
+        let states = random_states(v, 1000, 60, &mut rng);
+        for e in &evaluators {
+            checked += match v {
+                Variant::Othello => check::<Othello>(e, &states),
+                _ => check::<Anti>(e, &states),
+            };
+        }
+        assert!(
+            Evaluator::new(EvalKind::Classic)
+                .children_base::<Othello>(&states[0].pos)
+                .is_none()
+        );
+    }
+    assert!(checked > 10_000, "{checked} children checked");
+}
+
 #[test]
 fn all_eight_symmetries_evaluate_the_same() {
     // Random weights made symmetric the way training makes them: every member of a

@@ -480,6 +480,152 @@ macro_rules! sum_instances {
     };
 }
 
+/// Lanes of [`Indices`]: the instances, padded to a whole number of 256-bit vectors.
+const INDEX_LANES: usize = 48;
+const _: () = assert!(N_INSTANCES <= INDEX_LANES);
+
+/// The ternary index of every instance of a position (within its pattern's table), kept
+/// so that its children's can be updated from it ([`Indices::child`]) instead of being
+/// computed from the board: a move changes the digits of the squares it plays and flips
+/// only, a few vector additions against the 92 `pext` and table reads of [`sum`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(32))]
+pub struct Indices([u16; INDEX_LANES]);
+
+/// Builds, for every square, the [`Indices`] of a board with digit 1 on that square alone
+/// (`3^rank` in each instance holding the square, 0 elsewhere).
+const fn square_digits() -> [Indices; 64] {
+    let mut out = [Indices([0; INDEX_LANES]); 64];
+    let mut x = 0;
+    while x < 64 {
+        let mut k = 0;
+        while k < N_INSTANCES {
+            let mask = INSTANCE_MASKS[k];
+            if mask & (1u64 << x) != 0 {
+                // The square's position among the instance's squares in board order (as
+                // `pext` lists them), then its digit in the pattern's order.
+                let j = (mask & ((1u64 << x) - 1)).count_ones() as usize;
+                let digit = ORDERS.0[ORDERS.2[k] as usize][j];
+                out[x].0[k] = pow3(digit as u32) as u16;
+            }
+            k += 1;
+        }
+        x += 1;
+    }
+    out
+}
+
+/// [`square_digits`], built at compile time.
+static SQUARE_DIGITS: [Indices; 64] = square_digits();
+
+/// The largest index of each instance (its pattern's table size less one); 0 in the
+/// padding lanes.
+static MAX_INDEX: Indices = {
+    let mut out = Indices([0; INDEX_LANES]);
+    let mut k = 0;
+    while k < N_INSTANCES {
+        out.0[k] = (table_size(INSTANCES[k].0 as usize) - 1) as u16;
+        k += 1;
+    }
+    out
+};
+
+impl Indices {
+    /// The indices of the position with `player` to move against `opponent`.
+    pub fn of(player: u64, opponent: u64) -> Indices {
+        let mut out = Indices([0; INDEX_LANES]);
+        for (k, lane) in out.0.iter_mut().take(N_INSTANCES).enumerate() {
+            *lane = instance_index(k, player, opponent) as u16;
+        }
+        out
+    }
+
+    /// The indices of the children of `pos`: those of `pos` with the sides swapped (the
+    /// child's side to move is `pos`'s opponent), for [`Indices::child`].
+    pub fn children_base(pos: &Position) -> Indices {
+        Indices::of(pos.opponent, pos.player)
+    }
+
+    /// The indices of the child where the side to move plays `square` and flips
+    /// `flipped`, from the [`Indices::children_base`] of the parent. The child's side to
+    /// move is the parent's opponent, so a flipped disc's digit goes from 2 to 1 (less
+    /// one unit of its square) and the played square's from 0 to 2; in all, every
+    /// flipped square's unit is added and twice the played square's.
+    #[inline(always)]
+    pub fn child(&self, square: u8, flipped: u64) -> Indices {
+        let mut out = *self;
+        let played = &SQUARE_DIGITS[square as usize & 63];
+        out.add(played);
+        out.add(played);
+        let mut rest = flipped;
+        while rest != 0 {
+            out.add(&SQUARE_DIGITS[rest.trailing_zeros() as usize]);
+            rest &= rest - 1;
+        }
+        out
+    }
+
+    #[inline(always)]
+    fn add(&mut self, other: &Indices) {
+        for (a, b) in self.0.iter_mut().zip(other.0.iter()) {
+            *a = a.wrapping_add(*b);
+        }
+    }
+
+    /// Every lane at most its instance's largest index (a no-op on the indices of a real
+    /// position; it keeps [`sum_indexed`]'s reads within the tables whatever `child` was
+    /// given).
+    #[inline(always)]
+    fn clamped(&self) -> Indices {
+        let mut out = *self;
+        for (a, m) in out.0.iter_mut().zip(MAX_INDEX.0.iter()) {
+            *a = (*a).min(*m);
+        }
+        out
+    }
+}
+
+macro_rules! sum_indexed_instances {
+    ($w:expr, $idx:expr, $($k:literal)*) => {
+        0 $(+ indexed_weight::<$k>($w, $idx))*
+    };
+}
+
+/// The weight of instance `K` at index `idx.0[K]` (clamped by the caller).
+#[inline(always)]
+fn indexed_weight<const K: usize>(weights: &[i16; N_WEIGHTS], idx: &Indices) -> i32 {
+    let p = INSTANCES[K].0 as usize;
+    let i = OFFSETS[p] + idx.0[K] as usize;
+    debug_assert!(i < OFFSETS[p + 1]);
+    // SAFETY: the lane is at most the pattern's table size less one (`Indices::clamped`),
+    // so the index lies within the pattern's table, inside the stage's weights.
+    i32::from(unsafe { *weights.get_unchecked(i) })
+}
+
+/// [`sum`] from the position's [`Indices`] (and its number of empties) instead of its
+/// board; the same value when `idx` are the position's indices.
+#[inline]
+pub fn sum_indexed(
+    weights: &[i16; N_WEIGHTS],
+    idx: &Indices,
+    n_empties: u32,
+    my_moves: u64,
+    their_moves: u64,
+) -> i32 {
+    const _: () = assert!(N_INSTANCES == 46);
+    let idx = idx.clamped();
+    let patterns = sum_indexed_instances!(weights, &idx,
+        0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
+        32 33 34 35 36 37 38 39 40 41 42 43 44 45);
+    patterns
+        + i32::from(weights[MOBILITY_OFFSET + (my_moves.count_ones() as usize).min(MAX_MOBILITY)])
+        + i32::from(
+            weights
+                [OPPONENT_MOBILITY_OFFSET + (their_moves.count_ones() as usize).min(MAX_MOBILITY)],
+        )
+        + i32::from(weights[PARITY_OFFSET + (n_empties & 1) as usize])
+}
+
 /// The sum of `weights` (one stage's table) over the active weights of `pos`, in 1/SCALE
 /// disc. The 46 instances are unrolled, so every mask and offset is a constant.
 #[inline]

@@ -118,6 +118,25 @@ impl PatternWeights {
         )
     }
 
+    /// [`PatternWeights::sum`] from the position's instance indices (see
+    /// [`pattern::Indices`]): the same value, without reading the board's patterns.
+    #[inline]
+    pub fn sum_indexed(
+        &self,
+        idx: &pattern::Indices,
+        n_empties: u32,
+        my_moves: u64,
+        their_moves: u64,
+    ) -> i32 {
+        pattern::sum_indexed(
+            self.stage(pattern::stage(n_empties)),
+            idx,
+            n_empties,
+            my_moves,
+            their_moves,
+        )
+    }
+
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(HEADER_LEN + self.data.len());

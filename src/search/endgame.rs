@@ -486,6 +486,13 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
     #[inline]
     fn order(&mut self, s: &R::S, n: u32, tt_move: u8, list: &mut [Candidate<R::S>]) {
         let odd = odd_quadrants(!R::position(s).occupied());
+        // Ordered by the static evaluation: the children's pattern indices come from the
+        // parent's, updated by each move.
+        let base = if (SOLVE_EVAL_ORDER_EMPTIES..SOLVE_ORDER_DEPTH1_EMPTIES).contains(&n) {
+            self.shared.eval.children_base::<R>(s)
+        } else {
+            None
+        };
         for c in list.iter_mut() {
             let (x, next) = (c.square, c.next);
             let bit = 1u64 << x;
@@ -517,7 +524,11 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
                     } else {
                         ORDER_SOLVE_SEARCH_WEIGHT
                     };
-                    let value = if depth == 0 {
+                    let value = if let Some(base) = &base {
+                        self.shared
+                            .eval
+                            .evaluate_child::<R>(base, &next, x, replies)
+                    } else if depth == 0 {
                         self.shared.eval.evaluate_with_moves::<R>(&next, replies)
                     } else {
                         self.shallow(&next, depth, -SCORE_INF, SCORE_INF)
@@ -551,9 +562,25 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
             }
             return -self.shallow(&passed, depth, -beta, -alpha);
         }
+        // One ply from the leaves, the children's evaluations start from this node's
+        // pattern indices.
+        let base = if depth == 1 {
+            self.shared.eval.children_base::<R>(s)
+        } else {
+            None
+        };
         let mut best = -SCORE_INF;
         for x in Bits(moves) {
-            let v = -self.shallow(&R::play(s, x), depth - 1, -beta, -alpha);
+            let next = R::play(s, x);
+            let v = -match &base {
+                Some(base) => {
+                    let replies = R::legal_moves(&next);
+                    self.shared
+                        .eval
+                        .evaluate_child::<R>(base, &next, x, replies)
+                }
+                None => self.shallow(&next, depth - 1, -beta, -alpha),
+            };
             if raise(&mut best, &mut alpha, v, beta) {
                 break;
             }

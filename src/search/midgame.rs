@@ -15,6 +15,7 @@ use super::parameters::*;
 use super::tt::{NO_MOVE, Region, TtData, hash};
 use super::{Candidate, MoveList, SCORE_INF, Shared, SplitFlag, UNKNOWN_MOVES, pick};
 use crate::bitboard::{Bits, CORNERS};
+use crate::eval::ChildrenBase;
 use crate::rules::Rules;
 use crate::square::{Move, Square};
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
@@ -81,6 +82,17 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
     fn evaluate(&mut self, s: &R::S) -> i32 {
         self.nodes += 1;
         self.shared.eval.evaluate::<R>(s)
+    }
+
+    /// [`MidWorker::evaluate`] on `child`, reached by playing `square` from the position
+    /// whose [`ChildrenBase`] `base` is.
+    #[inline]
+    fn evaluate_child(&mut self, base: &ChildrenBase, child: &R::S, square: u8) -> i32 {
+        self.nodes += 1;
+        let replies = R::legal_moves(child);
+        self.shared
+            .eval
+            .evaluate_child::<R>(base, child, square, replies)
     }
 
     /// Exact score within `(alpha, beta)` by the endgame solver.
@@ -212,9 +224,14 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
     fn depth_one(&mut self, s: &R::S, moves: u64, alpha: i32, beta: i32) -> i32 {
         let mut best = -SCORE_INF;
         let mut alpha = alpha;
+        // The children's evaluations start from this node's pattern indices.
+        let base = self.shared.eval.children_base::<R>(s);
         for x in Bits(moves) {
             let next = R::play(s, x);
-            let v = -self.evaluate(&next);
+            let v = -match &base {
+                Some(base) => self.evaluate_child(base, &next, x),
+                None => self.evaluate(&next),
+            };
             if v > best {
                 best = v;
                 if v > alpha {
@@ -280,11 +297,18 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
         if depth >= MID_ORDER_SEARCH_DEPTH {
             let sort_depth = (depth - MID_ORDER_SEARCH_DEPTH) / MID_ORDER_SEARCH_DIVISOR;
             let saved = self.selectivity;
+            let base = if sort_depth == 0 {
+                self.shared.eval.children_base::<R>(s)
+            } else {
+                None
+            };
             for c in items.iter_mut() {
                 c.key = if c.square == tt_move {
                     1 << 20
                 } else {
-                    let v = if sort_depth == 0 {
+                    let v = if let Some(base) = &base {
+                        -self.evaluate_child(base, &c.next, c.square)
+                    } else if sort_depth == 0 {
                         -self.evaluate(&c.next)
                     } else {
                         -self.search(&c.next, -SCORE_INF, SCORE_INF, sort_depth, false)
@@ -294,14 +318,20 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
             }
             self.selectivity = saved;
         } else if depth >= MID_ORDER_EVAL_DEPTH {
+            let base = self.shared.eval.children_base::<R>(s);
             for c in items.iter_mut() {
                 c.key = if c.square == tt_move {
                     1 << 20
                 } else {
                     let replies = R::legal_moves(&c.next);
-                    -self.shared.eval.evaluate_with_moves::<R>(&c.next, replies)
-                        * ORDER_VALUE_WEIGHT
-                        + Self::heuristic_with(replies, c.square)
+                    let value = match &base {
+                        Some(base) => self
+                            .shared
+                            .eval
+                            .evaluate_child::<R>(base, &c.next, c.square, replies),
+                        None => self.shared.eval.evaluate_with_moves::<R>(&c.next, replies),
+                    };
+                    -value * ORDER_VALUE_WEIGHT + Self::heuristic_with(replies, c.square)
                 };
             }
         } else {

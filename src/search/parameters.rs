@@ -216,6 +216,11 @@ pub const SOLVE_POTENTIAL_EMPTIES: u32 = 10;
 /// from 13: 1.389 G (80.6/88.3 s against 83.8/86.8 s for 12: no better), from 14:
 /// 1.468 G, from 16: 1.665 G (86.8 and 89.7 s).
 pub const SOLVE_EVAL_ORDER_EMPTIES: u32 = 12;
+// (Re-checked once the children were evaluated from their parent's pattern indices (29%
+// cheaper a child in `cargo bench --bench eval`), FFO 48-52 on one thread side by side
+// against 12, two rounds (2026-12-01): from 10, 1.276 G nodes against 1.370 G but
+// 106.0/109.4 s against 95.2/96.0 s; from 11, 1.308 G nodes and 98.2/91.6 s against
+// 94.5/89.4 s. Unchanged: the weight loads left are still dearer than the nodes saved.)
 // (The classic evaluation costs a seventh of the pattern one (`cargo bench --bench eval`:
 // 4.4 M pattern evaluations/s against 31.9 M classic) but orders much worse: FFO 48-52
 // with `--eval classic` on one thread 2.550 G nodes and 107.3 s against 1.339 G and
@@ -263,6 +268,9 @@ pub const ORDER_SOLVE_SEARCH_WEIGHT: i32 = 9;
 /// (A 3-ply search from 25 empties ordered worse than the 2-ply one: FFO 48-52 took 2.64 G
 /// nodes against 2.35 G; the 4-ply one took 2.18 G.)
 pub const SOLVE_ORDER_DEPTH1_EMPTIES: u32 = 16;
+// (From 15 once the shallow searches' last ply was evaluated from the parent's pattern
+// indices: FFO 48-52 on one thread 1.364 G nodes against 1.370 G, 99.6/98.2 s against
+// 91.5/92.8 s side by side (2026-12-01). Not kept.)
 // (From 18 on the AMD EPYC where the evaluation is dear: FFO 48-52 1.415 G nodes against
 // 1.339 G, side by side 79.6/83.7/83.7 s against 82.1/86.0/88.2 s; from 20, 1.516 G and
 // 86.5 s against 84.3 s for 18; FFO 53 with two threads 61.7/56.3 s against 60.4/59.1 s.

@@ -221,6 +221,10 @@ pub const SOLVE_EVAL_ORDER_EMPTIES: u32 = 12;
 // against 12, two rounds (2026-12-01): from 10, 1.276 G nodes against 1.370 G but
 // 106.0/109.4 s against 95.2/96.0 s; from 11, 1.308 G nodes and 98.2/91.6 s against
 // 94.5/89.4 s. Unchanged: the weight loads left are still dearer than the nodes saved.)
+// (Then the weights of all the children prefetched (`_mm_prefetch`, 46 lines a child)
+// before the ordering loop, so that their misses overlap: FFO 50 on one thread, four
+// rounds side by side, 42.6/38.7/41.3/42.3 s against 41.2/37.8/38.1/41.5 s. Slower in
+// every pair; not kept.)
 // (The classic evaluation costs a seventh of the pattern one (`cargo bench --bench eval`:
 // 4.4 M pattern evaluations/s against 31.9 M classic) but orders much worse: FFO 48-52
 // with `--eval classic` on one thread 2.550 G nodes and 107.3 s against 1.339 G and

@@ -617,13 +617,7 @@ pub fn sum_indexed(
     let patterns = sum_indexed_instances!(weights, &idx,
         0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
         32 33 34 35 36 37 38 39 40 41 42 43 44 45);
-    patterns
-        + i32::from(weights[MOBILITY_OFFSET + (my_moves.count_ones() as usize).min(MAX_MOBILITY)])
-        + i32::from(
-            weights
-                [OPPONENT_MOBILITY_OFFSET + (their_moves.count_ones() as usize).min(MAX_MOBILITY)],
-        )
-        + i32::from(weights[PARITY_OFFSET + (n_empties & 1) as usize])
+    patterns + extra_terms(weights, n_empties, my_moves, their_moves)
 }
 
 /// The sum of `weights` (one stage's table) over the active weights of `pos`, in 1/SCALE
@@ -634,13 +628,18 @@ pub fn sum(weights: &[i16; N_WEIGHTS], pos: &Position, my_moves: u64, their_move
     let patterns = sum_instances!(weights, pos,
         0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
         32 33 34 35 36 37 38 39 40 41 42 43 44 45);
-    patterns
-        + i32::from(weights[MOBILITY_OFFSET + (my_moves.count_ones() as usize).min(MAX_MOBILITY)])
+    patterns + extra_terms(weights, pos.n_empties(), my_moves, their_moves)
+}
+
+/// The weights of both sides' mobility and of the parity.
+#[inline(always)]
+fn extra_terms(weights: &[i16; N_WEIGHTS], n_empties: u32, my_moves: u64, their_moves: u64) -> i32 {
+    i32::from(weights[MOBILITY_OFFSET + (my_moves.count_ones() as usize).min(MAX_MOBILITY)])
         + i32::from(
             weights
                 [OPPONENT_MOBILITY_OFFSET + (their_moves.count_ones() as usize).min(MAX_MOBILITY)],
         )
-        + i32::from(weights[PARITY_OFFSET + (pos.n_empties() & 1) as usize])
+        + i32::from(weights[PARITY_OFFSET + (n_empties & 1) as usize])
 }
 
 /// For every weight of a stage's table, the representative of its class under the

@@ -17,8 +17,8 @@ fn symmetric(s: &State, sym: u8) -> State {
     }
 }
 
-/// Random weights (every weight distinct from its neighbours), so that an index off by
-/// one changes the value.
+/// Random weights (not symmetrised), so that reading a wrong index almost always changes
+/// the value.
 fn random_weights(variant: Variant, seed: u64) -> PatternWeights {
     let mut w = PatternWeights::zeros(variant);
     let mut rng = Lcg(seed);

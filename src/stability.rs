@@ -70,20 +70,50 @@ fn edge_stable(player: u8, opponent: u8, table: &mut [u8], done: &mut [bool]) ->
     stable
 }
 
+const COLUMN_A: u64 = 0x0101_0101_0101_0101;
+
 /// Column a (bits 0, 8, ..., 56) packed into 8 bits, row 1 in bit 0.
 #[inline]
 fn column_a_to_byte(b: u64) -> u8 {
-    ((b & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    {
+        // SAFETY: bmi2 is enabled at compile time.
+        unsafe { std::arch::x86_64::_pext_u64(b, COLUMN_A) as u8 }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    {
+        column_a_to_byte_portable(b)
+    }
+}
+
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "bmi2"), allow(dead_code))]
+#[inline]
+fn column_a_to_byte_portable(b: u64) -> u8 {
+    ((b & COLUMN_A).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
 }
 
 /// The inverse of [`column_a_to_byte`].
 #[inline]
 fn byte_to_column_a(x: u8) -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    {
+        // SAFETY: bmi2 is enabled at compile time.
+        unsafe { std::arch::x86_64::_pdep_u64(u64::from(x), COLUMN_A) }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    {
+        byte_to_column_a_portable(x)
+    }
+}
+
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "bmi2"), allow(dead_code))]
+#[inline]
+fn byte_to_column_a_portable(x: u8) -> u64 {
     // Spread bit i to bit 8 * i.
     let mut b = u64::from(x);
     b = (b | (b << 28)) & 0x0000_000F_0000_000F;
     b = (b | (b << 14)) & 0x0003_0003_0003_0003;
-    (b | (b << 7)) & 0x0101_0101_0101_0101
+    (b | (b << 7)) & COLUMN_A
 }
 
 /// The player's discs stable by the edge tables on the four edges.
@@ -139,15 +169,39 @@ fn ray_full<const STEP: i32>(occupied: u64) -> u64 {
     r & (shift(r, 4) | const { ray_end(STEP, 4) })
 }
 
-/// Masks of the squares whose line in each direction is full: (horizontal, vertical,
-/// a1-h8 diagonal, h1-a8 diagonal).
+/// The squares of the full rows of `occupied`.
+#[inline(always)]
+fn full_rows(occupied: u64) -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is enabled at compile time. A full row is a byte of all ones.
+        unsafe {
+            let rows = _mm_cvtsi64_si128(occupied as i64);
+            _mm_cvtsi128_si64(_mm_cmpeq_epi8(rows, _mm_set1_epi8(-1))) as u64
+        }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        full_rows_portable(occupied)
+    }
+}
+
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), allow(dead_code))]
 #[inline]
-fn full_lines(occupied: u64) -> [u64; 4] {
+fn full_rows_portable(occupied: u64) -> u64 {
     let mut h = occupied & (occupied >> 1) & 0x7F7F_7F7F_7F7F_7F7F;
     h &= h >> 2 & 0x3F3F_3F3F_3F3F_3F3F;
     h &= h >> 4 & 0x0F0F_0F0F_0F0F_0F0F;
     // Bit 8r is set when row r is full.
-    let h = (h & 0x0101_0101_0101_0101).wrapping_mul(0xFF);
+    (h & 0x0101_0101_0101_0101).wrapping_mul(0xFF)
+}
+
+/// Masks of the squares whose line in each direction is full: (horizontal, vertical,
+/// a1-h8 diagonal, h1-a8 diagonal).
+#[inline]
+fn full_lines(occupied: u64) -> [u64; 4] {
+    let h = full_rows(occupied);
 
     let mut v = occupied;
     v &= v.rotate_right(8);
@@ -218,6 +272,12 @@ mod tests {
     fn column_packing_round_trips() {
         for x in 0..=255u8 {
             assert_eq!(column_a_to_byte(byte_to_column_a(x)), x);
+            assert_eq!(byte_to_column_a(x), byte_to_column_a_portable(x));
+            // Squares off column a are ignored.
+            let noisy =
+                byte_to_column_a(x) | 0xFEFE_FEFE_FEFE_FEFE & (u64::from(x) * 0x0123_4567_89AB);
+            assert_eq!(column_a_to_byte(noisy), x);
+            assert_eq!(column_a_to_byte_portable(noisy), x);
         }
     }
 
@@ -231,6 +291,7 @@ mod tests {
             // Dense boards, so that full lines occur.
             let occupied = !(seed & (seed >> 7) & (seed >> 13) & (seed >> 29));
             let full = full_lines(occupied);
+            assert_eq!(full[0], full_rows_portable(occupied));
             for sq in 0..64i32 {
                 let (c, r) = (sq % 8, sq / 8);
                 for (k, (dc, dr)) in [(1, 0), (0, 1), (1, 1), (-1, 1)].into_iter().enumerate() {

@@ -14,6 +14,11 @@ pub const SOLVE_SMALL_EMPTIES: u32 = 4;
 // against 240.7 s, the 100 games of `WTH_2018.wtb --empties 22` 155.1 s against 155.7 s.
 // Within the noise. Six empties as well: 10.526 G instructions, since at six more of
 // the squares tried are illegal. Neither kept (2026-12-01).)
+// (The two empties' moves both scored before either is looked at (flips of both squares,
+// both last-square scores, the result and node count picked without branches, since
+// which move is legal and whether the first cuts is hard to predict at the leaves): same
+// nodes, FFO 48-52 on one thread side by side 92.6/89.4 s against 89.4/88.7 s. Not kept
+// (2026-12-02).)
 
 /// Empties from which the solver probes and stores the transposition table. Lower: more
 /// table traffic for tiny subtrees; higher: more re-searched transpositions.
@@ -102,6 +107,10 @@ pub const SOLVE_FASTEST_FIRST_EMPTIES: u32 = 7;
 /// other, two rounds: 132.8 s against 137.7 s. Faster in every one of the twelve pairs but
 /// one tie, by 1.5-4%.
 pub const SOLVE_ETC_EMPTIES: u32 = 10;
+// (Below it, at 9 empties, the table's move played alone before the other children are
+// made (when it cuts they are never made): FFO 41-42 9.935 G instructions against 9.938 G
+// (`scripts/instructions.sh`), 37.23 M nodes either way. Not worth the extra path
+// (2026-12-02).)
 // (Then, at the nodes still probed below 12 empties (where ordering is cheap: no
 // evaluation), the probes moved after the ordering, to hide the fetches behind it: FFO 50
 // 534.34 M nodes, 158.5 s against 158.0 s over four rounds side by side; FFO 48-52

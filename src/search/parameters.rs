@@ -82,7 +82,10 @@ pub const SOLVE_FASTEST_FIRST_EMPTIES: u32 = 7;
 // one thread side by side: fastest-first also at 6 empties when a cut is expected,
 // 1.402 G nodes against 1.576 G but 82.2 s against 80.4 s; parity instead of
 // fastest-first at expected all-nodes, 1.601 G nodes, 80.1 s against 80.0 s. Neither
-// kept: what the mobility of every child saves in nodes, computing it costs.)
+// kept: what the mobility of every child saves in nodes, computing it costs. Again on
+// 2026-12-02, fastest-first at 6 empties at expected cut-nodes: FFO 40-47 422.9 M nodes
+// against 450.8 M, FFO 48-52 1.284 G against 1.370 G, but 87.8/91.2 s against 85.5/88.6 s
+// side by side.)
 // (With the cheaper leaves of the four-empties solver: from 6 empties, FFO 41-42 35.2 M
 // nodes against 38.4 M but 12.21 G instructions against 12.06 G (`scripts/instructions.sh`);
 // from 8, FFO 40 14.6 M nodes and 3.71 G instructions against 11.2 M and 3.37 G.

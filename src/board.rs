@@ -472,7 +472,7 @@ mod avx2 {
             let up = _mm256_andnot_si256(_mm256_cmpeq_epi64(outflank, zero), between);
 
             let mask = _mm256_load_si256(RAYS_DOWN.0[sq].as_ptr() as *const __m256i);
-            let down = down_flips(pp, oo, mask, square);
+            let down = down_flips(pp, oo, mask);
 
             let all = _mm256_or_si256(up, down);
             let m = _mm_or_si128(
@@ -493,7 +493,7 @@ mod avx2 {
     /// to call; `unsafe` because the intrinsics are.
     #[cfg(all(target_feature = "avx512vl", target_feature = "avx512cd"))]
     #[inline(always)]
-    unsafe fn down_flips(pp: __m256i, oo: __m256i, mask: __m256i, _square: u8) -> __m256i {
+    unsafe fn down_flips(pp: __m256i, oo: __m256i, mask: __m256i) -> __m256i {
         // SAFETY: AVX-512 VL and CD are enabled at compile time.
         unsafe {
             let free = _mm256_andnot_si256(oo, mask);
@@ -506,33 +506,31 @@ mod avx2 {
         }
     }
 
-    /// The flips towards lower indices (W, N, NW, NE), `mask` holding each ray: fill from
-    /// the square along each ray over opponent discs, then the next ray square must be a
-    /// player disc.
+    /// The flips towards lower indices (W, N, NW, NE), `mask` holding each ray: the
+    /// ray's non-opponent squares smeared down the ray (by 1, 2 and 4 steps) mark every
+    /// square at or below the highest of them, the outflank; the squares above it are
+    /// flipped when it is a player disc.
     ///
     /// # Safety
     /// Compiled only when AVX2 is enabled for the target (the module's condition), so
     /// always safe to call; `unsafe` because the intrinsics are.
     #[cfg(not(all(target_feature = "avx512vl", target_feature = "avx512cd")))]
     #[inline(always)]
-    unsafe fn down_flips(pp: __m256i, oo: __m256i, mask: __m256i, square: u8) -> __m256i {
+    unsafe fn down_flips(pp: __m256i, oo: __m256i, mask: __m256i) -> __m256i {
         // SAFETY: AVX2 is enabled at compile time.
         unsafe {
-            let zero = _mm256_setzero_si256();
-            let shift1 = _mm256_set_epi64x(7, 9, 8, 1);
-            let shift2 = _mm256_add_epi64(shift1, shift1);
-            let om = _mm256_and_si256(oo, mask);
-            let x = _mm256_set1_epi64x((1u64 << square) as i64);
-            let mut f = _mm256_and_si256(om, _mm256_srlv_epi64(x, shift1));
-            f = _mm256_or_si256(f, _mm256_and_si256(om, _mm256_srlv_epi64(f, shift1)));
-            let pre = _mm256_and_si256(om, _mm256_srlv_epi64(om, shift1));
-            f = _mm256_or_si256(f, _mm256_and_si256(pre, _mm256_srlv_epi64(f, shift2)));
-            f = _mm256_or_si256(f, _mm256_and_si256(pre, _mm256_srlv_epi64(f, shift2)));
-            let outflank = _mm256_and_si256(
-                _mm256_and_si256(pp, mask),
-                _mm256_srlv_epi64(_mm256_or_si256(f, x), shift1),
-            );
-            _mm256_andnot_si256(_mm256_cmpeq_epi64(outflank, zero), f)
+            let step1 = _mm256_set_epi64x(7, 9, 8, 1);
+            let step2 = _mm256_set_epi64x(14, 18, 16, 2);
+            let step4 = _mm256_set_epi64x(28, 36, 32, 4);
+            let free = _mm256_andnot_si256(oo, mask);
+            let mut at_or_below = _mm256_or_si256(free, _mm256_srlv_epi64(free, step1));
+            at_or_below = _mm256_or_si256(at_or_below, _mm256_srlv_epi64(at_or_below, step2));
+            at_or_below = _mm256_or_si256(at_or_below, _mm256_srlv_epi64(at_or_below, step4));
+            // The highest free square: the one no other free square of the ray is above.
+            let outflank = _mm256_andnot_si256(_mm256_srlv_epi64(at_or_below, step1), free);
+            let outflank = _mm256_and_si256(outflank, pp);
+            let above = _mm256_andnot_si256(at_or_below, mask);
+            _mm256_andnot_si256(_mm256_cmpeq_epi64(outflank, _mm256_setzero_si256()), above)
         }
     }
 }

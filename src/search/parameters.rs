@@ -110,6 +110,10 @@ pub const SOLVE_FASTEST_FIRST_EMPTIES: u32 = 7;
 /// other, two rounds: 132.8 s against 137.7 s. Faster in every one of the twelve pairs but
 /// one tie, by 1.5-4%.
 pub const SOLVE_ETC_EMPTIES: u32 = 10;
+// (Each child's bucket prefetched as soon as the child is made, so that the first
+// fetches start while the others are made, instead of after all are made: FFO 48-52 on
+// one thread side by side, four rounds, 352.4 s against 351.1 s, the same nodes. Not
+// kept (2026-12-02).)
 // (Below it, at 9 empties, the table's move played alone before the other children are
 // made (when it cuts they are never made): FFO 41-42 9.935 G instructions against 9.938 G
 // (`scripts/instructions.sh`), 37.23 M nodes either way. Not worth the extra path

@@ -4,7 +4,7 @@
 //! Hot code is generic over a [`Rules`] type, so the standard game pays nothing for the
 //! variants; code that handles any variant at run time dispatches on [`Variant`] once.
 
-use crate::bitboard::{CENTRE, NEIGHBOURS};
+use crate::bitboard::CENTRE;
 use crate::board::Position;
 use crate::stability::{count_stable, stable_at_least};
 use std::fmt;
@@ -136,10 +136,10 @@ fn othello_last_empty_score(pos: &Position, square: u8) -> i32 {
 
 #[inline]
 fn try_play_position(pos: &Position, square: u8) -> Option<Position> {
-    // No opponent disc next to the square: nothing to flip (cheaper than the flips).
-    if NEIGHBOURS[square as usize] & pos.opponent == 0 {
-        return None;
-    }
+    // No test for an opponent disc next to the square first: since the flips got cheaper,
+    // the test and its branch cost more than the flips it spares (FFO 41-42 9.401 G
+    // instructions without it against 9.441 G; FFO 48-52 on one thread side by side,
+    // four rounds, 343.0 s against 350.2 s).
     let flipped = pos.flips(square);
     (flipped != 0).then(|| pos.play_flips(square, flipped))
 }

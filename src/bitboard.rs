@@ -19,6 +19,70 @@ pub const fn neighbours(b: u64) -> u64 {
     h | (row << 8) | (row >> 8)
 }
 
+/// Parallel bit extract: the bits of `b` under `mask`, packed into the low bits (the
+/// `pext` instruction where the target has BMI2).
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+#[inline(always)]
+pub fn pext(b: u64, mask: u64) -> u64 {
+    // SAFETY: the bmi2 target feature is enabled at compile time.
+    unsafe { core::arch::x86_64::_pext_u64(b, mask) }
+}
+
+/// Parallel bit extract (see the BMI2 version).
+#[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+#[inline(always)]
+pub fn pext(b: u64, mask: u64) -> u64 {
+    pext_portable(b, mask)
+}
+
+/// Parallel bit extract without the instruction.
+#[inline]
+pub fn pext_portable(b: u64, mut mask: u64) -> u64 {
+    let mut out = 0;
+    let mut bit = 1;
+    while mask != 0 {
+        let low = mask & mask.wrapping_neg();
+        if b & low != 0 {
+            out |= bit;
+        }
+        bit <<= 1;
+        mask ^= low;
+    }
+    out
+}
+
+/// Parallel bit deposit, the inverse of [`pext`]: the low bits of `bits` spread to the
+/// squares of `mask`, lowest first (the `pdep` instruction where the target has BMI2).
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+#[inline(always)]
+pub fn pdep(bits: u64, mask: u64) -> u64 {
+    // SAFETY: the bmi2 target feature is enabled at compile time.
+    unsafe { core::arch::x86_64::_pdep_u64(bits, mask) }
+}
+
+/// Parallel bit deposit (see the BMI2 version).
+#[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+#[inline(always)]
+pub fn pdep(bits: u64, mask: u64) -> u64 {
+    pdep_portable(bits, mask)
+}
+
+/// Parallel bit deposit without the instruction.
+#[inline]
+pub fn pdep_portable(bits: u64, mut mask: u64) -> u64 {
+    let mut out = 0;
+    let mut bit = 1;
+    while mask != 0 {
+        let low = mask & mask.wrapping_neg();
+        if bits & bit != 0 {
+            out |= low;
+        }
+        bit <<= 1;
+        mask ^= low;
+    }
+    out
+}
+
 /// Iterates over the set bits of a bitboard, lowest first, as bit indices.
 #[derive(Clone, Copy)]
 pub struct Bits(pub u64);
@@ -173,6 +237,24 @@ mod tests {
         }
         assert_eq!(neighbours(1).count_ones(), 3);
         assert_eq!(neighbours(1 << 27).count_ones(), 8);
+    }
+
+    #[test]
+    fn pext_and_pdep_match_their_portable_versions() {
+        let mut seed = 0x5eed_u64;
+        for _ in 0..10_000 {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let (b, mask) = (seed, seed.rotate_left(17) ^ seed.wrapping_mul(0x9E37_79B9));
+            assert_eq!(pext(b, mask), pext_portable(b, mask));
+            assert_eq!(pdep(b, mask), pdep_portable(b, mask));
+            // pdep keeps as many low bits as the mask has squares; pext gets them back.
+            let low = u64::MAX.checked_shr(64 - mask.count_ones()).unwrap_or(0);
+            assert_eq!(pext(pdep(b, mask), mask), b & low);
+        }
+        assert_eq!(pext_portable(0b1010_0000, 0b1111_0000), 0b1010);
+        assert_eq!(pdep_portable(0b1010, 0b1111_0000), 0b1010_0000);
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! discs inside the board all of whose four lines are full or that lean, on each line, on
 //! a stable disc of their own colour, grown to a fixpoint.
 
+use crate::bitboard::{pdep, pext};
 use std::sync::OnceLock;
 
 /// `EDGE_STABLE[player << 8 | opponent]`: the player's discs on an 8-square line that no
@@ -75,45 +76,13 @@ const COLUMN_A: u64 = 0x0101_0101_0101_0101;
 /// Column a (bits 0, 8, ..., 56) packed into 8 bits, row 1 in bit 0.
 #[inline]
 fn column_a_to_byte(b: u64) -> u8 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    {
-        // SAFETY: bmi2 is enabled at compile time.
-        unsafe { std::arch::x86_64::_pext_u64(b, COLUMN_A) as u8 }
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    {
-        column_a_to_byte_portable(b)
-    }
-}
-
-#[cfg_attr(all(target_arch = "x86_64", target_feature = "bmi2"), allow(dead_code))]
-#[inline]
-fn column_a_to_byte_portable(b: u64) -> u8 {
-    ((b & COLUMN_A).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
+    pext(b, COLUMN_A) as u8
 }
 
 /// The inverse of [`column_a_to_byte`].
 #[inline]
 fn byte_to_column_a(x: u8) -> u64 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    {
-        // SAFETY: bmi2 is enabled at compile time.
-        unsafe { std::arch::x86_64::_pdep_u64(u64::from(x), COLUMN_A) }
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    {
-        byte_to_column_a_portable(x)
-    }
-}
-
-#[cfg_attr(all(target_arch = "x86_64", target_feature = "bmi2"), allow(dead_code))]
-#[inline]
-fn byte_to_column_a_portable(x: u8) -> u64 {
-    // Spread bit i to bit 8 * i.
-    let mut b = u64::from(x);
-    b = (b | (b << 28)) & 0x0000_000F_0000_000F;
-    b = (b | (b << 14)) & 0x0003_0003_0003_0003;
-    (b | (b << 7)) & COLUMN_A
+    pdep(u64::from(x), COLUMN_A)
 }
 
 /// The player's discs stable by the edge tables on the four edges.
@@ -275,12 +244,14 @@ mod tests {
     fn column_packing_round_trips() {
         for x in 0..=255u8 {
             assert_eq!(column_a_to_byte(byte_to_column_a(x)), x);
-            assert_eq!(byte_to_column_a(x), byte_to_column_a_portable(x));
+            // Row r of column a is bit r.
+            for r in 0..8 {
+                assert_eq!(byte_to_column_a(x) >> (8 * r) & 1, u64::from(x >> r & 1));
+            }
             // Squares off column a are ignored.
             let noisy =
                 byte_to_column_a(x) | 0xFEFE_FEFE_FEFE_FEFE & (u64::from(x) * 0x0123_4567_89AB);
             assert_eq!(column_a_to_byte(noisy), x);
-            assert_eq!(column_a_to_byte_portable(noisy), x);
         }
     }
 

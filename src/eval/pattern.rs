@@ -18,7 +18,7 @@
 //! opponent; the lowest square of the mask is the least significant digit. The ternary
 //! index is computed from two `pext` results and a binary-to-ternary table.
 
-use crate::bitboard;
+use crate::bitboard::{self, pdep, pext};
 use crate::board::Position;
 
 /// One pattern: a set of squares (in its base orientation) and a name.
@@ -396,50 +396,6 @@ const fn ternary_table() -> [u16; 1024] {
     t
 }
 
-#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-#[inline(always)]
-fn pext(b: u64, mask: u64) -> u64 {
-    // SAFETY: the bmi2 target feature is enabled at compile time.
-    unsafe { core::arch::x86_64::_pext_u64(b, mask) }
-}
-
-#[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-#[inline(always)]
-fn pext(b: u64, mask: u64) -> u64 {
-    pext_portable(b, mask)
-}
-
-/// Parallel bit extract without the instruction.
-#[inline]
-pub fn pext_portable(b: u64, mut mask: u64) -> u64 {
-    let mut out = 0;
-    let mut bit = 1;
-    while mask != 0 {
-        let low = mask & mask.wrapping_neg();
-        if b & low != 0 {
-            out |= bit;
-        }
-        bit <<= 1;
-        mask ^= low;
-    }
-    out
-}
-
-/// Parallel bit deposit (the inverse of `pext`), for tables built once.
-fn pdep(bits: u64, mut mask: u64) -> u64 {
-    let mut out = 0;
-    let mut bit = 1;
-    while mask != 0 {
-        let low = mask & mask.wrapping_neg();
-        if bits & bit != 0 {
-            out |= low;
-        }
-        bit <<= 1;
-        mask ^= low;
-    }
-    out
-}
-
 /// The ternary index of `mask`'s squares on `(player, opponent)`.
 #[inline(always)]
 fn index(player: u64, opponent: u64, mask: u64) -> usize {
@@ -679,6 +635,7 @@ pub fn canonical() -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bitboard::pext_portable;
 
     /// The eight images of a position: `boards[s]` is `pos.symmetry(s)`.
     fn symmetric_boards(pos: &Position) -> [(u64, u64); 8] {

@@ -6,11 +6,13 @@
 //! search), widened when the score falls outside. Near the leaves moves come straight
 //! from the list of empty squares in parity order (odd quadrants first) and the last empty
 //! square is scored by counting flips; higher up, moves are generated and ordered
-//! fastest-first (fewest replies for the opponent), the transposition table gives the
-//! best move and bounds, enhanced transposition cut-offs probe every child first, and
-//! stable discs bound the score. Above [`SOLVE_SPLIT_EMPTIES`] a node whose first move did
+//! fastest-first (fewest replies for the opponent), the transposition table (below
+//! [`SOLVE_TABLE_EMPTIES`], a small cache of the thread's own) gives the best move and
+//! bounds, enhanced transposition cut-offs probe every child first, and stable discs
+//! bound the score. Above [`SOLVE_SPLIT_EMPTIES`] a node whose first move did
 //! not cut is split over the threads (young brothers wait).
 
+use super::cache::ShallowCache;
 use super::control::{Control, POLL_NODES};
 use super::midgame::MidWorker;
 use super::parameters::*;
@@ -229,6 +231,8 @@ pub(crate) struct Worker<'a, 's, R: Rules> {
     /// Nodes already reported to the control.
     pub polled: u64,
     split: Option<&'s SplitFlag<'s>>,
+    /// This thread's cache of the shallow nodes' bounds.
+    cache: ShallowCache,
     /// Bit `n` set: the node being searched with `n` empties is expected to be a
     /// cut-node (to fail high); clear: an all-node (to fail low). See
     /// [`Worker::expect_child`].
@@ -243,6 +247,7 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
             nodes: 0,
             polled: 0,
             split,
+            cache: ShallowCache::for_thread(shared.tt),
             cut_nodes: u64::MAX,
             _rules: std::marker::PhantomData,
         }
@@ -624,14 +629,48 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
             self.cut_nodes ^= 1 << n;
             return -self.nws_shallow(&R::pass(s), -alpha - 1, n, true);
         }
+        if n < SOLVE_CACHE_EMPTIES {
+            if let Some(upper) = self.stability_cut(s, alpha, n) {
+                return upper;
+            }
+            return self.nws_shallow_children(s, moves, alpha, n, NO_MOVE).0;
+        }
+        let key = Self::key(s);
+        let mut cached_move = NO_MOVE;
+        if let Some(c) = self.cache.probe(key) {
+            if c.lower > alpha {
+                return c.lower;
+            }
+            if c.upper <= alpha {
+                return c.upper;
+            }
+            cached_move = c.best_move;
+        }
         if let Some(upper) = self.stability_cut(s, alpha, n) {
             return upper;
         }
+        let (best, best_move) = self.nws_shallow_children(s, moves, alpha, n, cached_move);
+        self.cache.store(key, alpha, best, best_move);
+        best
+    }
+
+    /// The moves of [`Worker::nws_shallow_moves`] (`first` first when legal): the best
+    /// score and its move.
+    #[inline(always)]
+    fn nws_shallow_children(
+        &mut self,
+        s: &R::S,
+        moves: u64,
+        alpha: i32,
+        n: u32,
+        first: u8,
+    ) -> (i32, u8) {
         let mut best = -SCORE_INF;
+        let mut best_move = NO_MOVE;
         let cut = self.expected_cut(n);
         if n >= SOLVE_FASTEST_FIRST_EMPTIES {
             let mut moves_list = MoveList::new();
-            self.generate(s, moves, n, NO_MOVE, &mut moves_list);
+            self.generate(s, moves, n, first, &mut moves_list);
             let list = moves_list.as_mut_slice();
             for i in 0..list.len() {
                 self.expect_child(n, i > 0 || !cut);
@@ -639,31 +678,46 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
                 let v = -self.nws_child(&list[i], -alpha - 1, n - 1);
                 if v > best {
                     best = v;
+                    best_move = list[i].square;
                     if v > alpha {
-                        return best;
+                        break;
                     }
                 }
             }
-            return best;
+            return (best, best_move);
+        }
+        let mut moves = moves;
+        let mut tried = false;
+        if first < 64 && moves >> first & 1 != 0 {
+            self.expect_child(n, !cut);
+            tried = true;
+            moves ^= 1 << first;
+            let next = R::play(s, first);
+            let v = -self.nws(&next, -alpha - 1, n - 1, false);
+            best = v;
+            best_move = first;
+            if v > alpha {
+                return (best, best_move);
+            }
         }
         let empties = !R::position(s).occupied();
         let odd = odd_quadrants(empties);
-        let mut first = true;
         for set in priority_sets(moves, odd) {
             for x in Bits(set) {
-                self.expect_child(n, !first || !cut);
-                first = false;
+                self.expect_child(n, tried || !cut);
+                tried = true;
                 let next = R::play(s, x);
                 let v = -self.nws(&next, -alpha - 1, n - 1, false);
                 if v > best {
                     best = v;
+                    best_move = x;
                     if v > alpha {
-                        return best;
+                        return (best, best_move);
                     }
                 }
             }
         }
-        best
+        (best, best_move)
     }
 
     /// The full search (table, ordering, ETC, stability, splits) with window
@@ -697,7 +751,19 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
         let key = Self::key(s);
         let tt = self.shared.tt;
         let mut tt_move = NO_MOVE;
-        if let Some(e) = tt.probe(Self::region(n), key) {
+        if n < SOLVE_TABLE_EMPTIES {
+            if let Some(c) = self.cache.probe(key) {
+                if c.lower >= beta || c.lower == c.upper {
+                    return c.lower;
+                }
+                if c.upper <= alpha {
+                    return c.upper;
+                }
+                alpha = alpha.max(c.lower);
+                beta = beta.min(c.upper);
+                tt_move = c.best_move;
+            }
+        } else if let Some(e) = tt.probe(Self::region(n), key) {
             if u32::from(e.depth) >= n && e.selectivity == 0 {
                 let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
                 if lower >= beta || lower == upper {
@@ -725,11 +791,26 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
             // there, and waiting for the buckets costs more: see SOLVE_ETC_EMPTIES).
             let region = Self::region(n - 1);
             let mut keys = [0u64; MAX_MOVES];
+            let cached = n - 1 < SOLVE_TABLE_EMPTIES;
             for (k, c) in keys.iter_mut().zip(list.iter()) {
                 *k = Self::key(&c.next);
-                tt.prefetch(region, *k);
+                if !cached {
+                    tt.prefetch(region, *k);
+                }
             }
-            if pv || self.expected_cut(n) {
+            if cached {
+                if pv || self.expected_cut(n) {
+                    for (&k, c) in keys.iter().zip(list.iter()) {
+                        if let Some(e) = self.cache.probe(k)
+                            && -e.upper >= beta
+                        {
+                            let v = -e.upper;
+                            self.store(key, alpha_in, beta, v, c.square, n);
+                            return v;
+                        }
+                    }
+                }
+            } else if pv || self.expected_cut(n) {
                 for (&k, c) in keys.iter().zip(list.iter()) {
                     if let Some(e) = tt.probe(region, k)
                         && u32::from(e.depth) >= n - 1
@@ -835,6 +916,9 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
     }
 
     fn store(&self, key: u64, alpha: i32, beta: i32, score: i32, best_move: u8, n: u32) {
+        if n < SOLVE_TABLE_EMPTIES {
+            return self.cache.store_window(key, alpha, beta, score, best_move);
+        }
         let (lower, upper) = if score <= alpha {
             (-64, score)
         } else if score >= beta {

@@ -2,6 +2,7 @@
 //! management and the iterative-deepening driver. No I/O: results come back as values,
 //! progress through callbacks.
 
+mod cache;
 pub mod control;
 pub mod driver;
 pub mod endgame;

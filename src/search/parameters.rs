@@ -20,9 +20,38 @@ pub const SOLVE_SMALL_EMPTIES: u32 = 4;
 // nodes, FFO 48-52 on one thread side by side 92.6/89.4 s against 89.4/88.7 s. Not kept
 // (2026-12-02).)
 
-/// Empties from which the solver probes and stores the transposition table. Lower: more
-/// table traffic for tiny subtrees; higher: more re-searched transpositions.
+/// Empties from which the solver runs its full search (bounds kept, enhanced
+/// transposition cut-offs, splits), below it the shallow one. Lower: more bookkeeping for
+/// tiny subtrees; higher: more re-searched transpositions. (Named when the full search
+/// kept its bounds in the transposition table from here; it now keeps them in the
+/// thread's cache below [`SOLVE_TABLE_EMPTIES`].)
 pub const SOLVE_TT_EMPTIES: u32 = 9;
+
+/// Empties from which the solver keeps its bounds in the transposition table; below, the
+/// full search (from [`SOLVE_TT_EMPTIES`]) and the shallow one (from
+/// [`SOLVE_CACHE_EMPTIES`]) keep them in a small cache of the thread's own
+/// ([`super::cache`]: 16,384 entries, 256 KB, within the core's level-2 cache), as
+/// neural-reversi keeps its positions of 11 empties and fewer. Transpositions that far
+/// down are found by the same thread, and the table's buckets, a trip to memory each,
+/// are slower than the cache's.
+///
+/// Measured against the table from 9 empties and nothing below (one thread, side by side,
+/// `taskset` on the two cores, swapped each round; 2026-12-02): FFO 48-52 (512 MB)
+/// 1.271 G nodes against 1.370 G, 473.6 s against 504.6 s over six rounds (faster in five);
+/// FFO 53 (1 GiB) 1.865 G nodes against 2.012 G, 200.2 s against 211.4 s over two. Two
+/// threads, FFO 53 (1 GiB), one build after the other, two rounds: 1.92 G nodes and
+/// 57.7/55.8 s against 2.07 G and 65.3/59.1 s.
+/// Separately, neither half paid: the cache from 9 to 11 empties alone (the shallow
+/// searches uncached), 1.382 G nodes and 167.2 s against 166.2 s over two rounds on FFO
+/// 48-52; the shallow searches cached alone (the table from 9 as before), from 7 empties
+/// 1.253 G nodes and 170.8 s against 167.5 s, from 6 1.201 G and 163.1 s against
+/// 156.2 s, from 5 1.161 G and 162.4 s against 161.6 s.
+pub const SOLVE_TABLE_EMPTIES: u32 = 12;
+
+/// Empties from which the shallow search (below [`SOLVE_TT_EMPTIES`]) keeps bounds in the
+/// thread's cache (see [`SOLVE_TABLE_EMPTIES`]). Lower: a probe and a store for tiny
+/// subtrees.
+pub const SOLVE_CACHE_EMPTIES: u32 = 7;
 // (From 8 (the enhanced transposition cut-offs still from 10): FFO 50 on one thread
 // 496.5 M nodes against 520.4 M, but 36.9 s against 34.9 s side by side; from 8 with the
 // cut-offs from 9, 484.2 M nodes and 36.0 s against 34.2 s. Without the cut-offs at all,
@@ -108,7 +137,8 @@ pub const SOLVE_FASTEST_FIRST_EMPTIES: u32 = 7;
 /// over two; 40-47 450.8 M against 449.7 M, 48.8 s against 49.8 s; FFO 53 (1 GiB) 2.012 G
 /// against 2.009 G, 253.1 s against 257.0 s. Two threads, FFO 53 one build after the
 /// other, two rounds: 132.8 s against 137.7 s. Faster in every one of the twelve pairs but
-/// one tie, by 1.5-4%.
+/// one tie, by 1.5-4%. (Children below [`SOLVE_TABLE_EMPTIES`] are in the thread's cache,
+/// which is probed at once, without prefetches.)
 pub const SOLVE_ETC_EMPTIES: u32 = 10;
 // (Each child's bucket prefetched as soon as the child is made, so that the first
 // fetches start while the others are made, instead of after all are made: FFO 48-52 on

@@ -96,6 +96,16 @@ pub struct TranspositionTable {
     /// The same for [`Region::Near`].
     near_mask: usize,
     generation: AtomicU8,
+    /// A number no other table or clearing has had (see [`TranspositionTable::salt`]).
+    salt: AtomicU64,
+}
+
+/// The source of [`TranspositionTable::salt`].
+static SALTS: AtomicU64 = AtomicU64::new(0);
+
+/// A salt no table has had: an odd multiple of a large odd constant, never zero.
+fn next_salt() -> u64 {
+    (SALTS.fetch_add(1, Ordering::Relaxed) * 2 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 impl TranspositionTable {
@@ -114,6 +124,7 @@ impl TranspositionTable {
             mask: n - 1,
             near_mask: near - 1,
             generation: AtomicU8::new(0),
+            salt: AtomicU64::new(next_salt()),
         }
     }
 
@@ -124,6 +135,7 @@ impl TranspositionTable {
 
     /// Forgets everything.
     pub fn clear(&self) {
+        self.salt.store(next_salt(), Ordering::Relaxed);
         // A large table in parallel, one slice a core: one core's stores do not reach
         // the memory's bandwidth (a 1 GiB table: 137 ms on one core of the reference
         // machine, 97 ms on two; clearing was 7% of a run over hundreds of short solves).
@@ -142,6 +154,13 @@ impl TranspositionTable {
                 scope.spawn(move || clear_buckets(part));
             }
         });
+    }
+
+    /// A number that changes when the table is made or cleared: the solver's per-thread
+    /// caches ([`super::cache`]) mix it into their keys, so that what they hold from
+    /// searches before the table was cleared stays unseen, as the table's own entries.
+    pub fn salt(&self) -> u64 {
+        self.salt.load(Ordering::Relaxed)
     }
 
     /// Starts a new search: older entries become the first to be replaced.

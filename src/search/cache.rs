@@ -13,8 +13,12 @@
 use super::tt::TranspositionTable;
 use std::cell::UnsafeCell;
 
-/// log2 of the entries of a thread's cache.
-pub(crate) const CACHE_BITS: u32 = 14;
+/// log2 of the entries of a thread's cache: 8,192 entries of 16 bytes, 128 KB, a quarter
+/// of the level-2 cache of a core of the reference machine. (With 16,384 entries, 256 KB,
+/// and the shallow nodes cached from 7 empties: FFO 48-52 on one thread side by side
+/// against 8,192 entries, two rounds, 1.271 G nodes against 1.279 G, 156.1 s against
+/// 144.7 s.)
+pub(crate) const CACHE_BITS: u32 = 13;
 
 #[derive(Clone, Copy, Default)]
 #[repr(C, align(16))]

@@ -30,12 +30,13 @@ pub const SOLVE_TT_EMPTIES: u32 = 9;
 /// Empties from which the solver keeps its bounds in the transposition table; below, the
 /// full search (from [`SOLVE_TT_EMPTIES`]) and the shallow one (from
 /// [`SOLVE_CACHE_EMPTIES`]) keep them in a small cache of the thread's own
-/// ([`super::cache`]: 16,384 entries, 256 KB, within the core's level-2 cache), as
+/// ([`super::cache`]: 8,192 entries, 128 KB, within the core's level-2 cache), as
 /// neural-reversi keeps its positions of 11 empties and fewer. Transpositions that far
 /// down are found by the same thread, and the table's buckets, a trip to memory each,
 /// are slower than the cache's.
 ///
-/// Measured against the table from 9 empties and nothing below (one thread, side by side,
+/// First measured with 16,384 entries and the shallow search cached from 7 empties,
+/// against the table from 9 empties and nothing below (one thread, side by side,
 /// `taskset` on the two cores, swapped each round; 2026-12-02): FFO 48-52 (512 MB)
 /// 1.271 G nodes against 1.370 G, 473.6 s against 504.6 s over six rounds (faster in five);
 /// FFO 53 (1 GiB) 1.865 G nodes against 2.012 G, 200.2 s against 211.4 s over two. Two
@@ -51,7 +52,7 @@ pub const SOLVE_TABLE_EMPTIES: u32 = 12;
 /// Empties from which the shallow search (below [`SOLVE_TT_EMPTIES`]) keeps bounds in the
 /// thread's cache (see [`SOLVE_TABLE_EMPTIES`]). Lower: a probe and a store for tiny
 /// subtrees.
-pub const SOLVE_CACHE_EMPTIES: u32 = 7;
+pub const SOLVE_CACHE_EMPTIES: u32 = 6;
 // (From 8 (the enhanced transposition cut-offs still from 10): FFO 50 on one thread
 // 496.5 M nodes against 520.4 M, but 36.9 s against 34.9 s side by side; from 8 with the
 // cut-offs from 9, 484.2 M nodes and 36.0 s against 34.2 s. Without the cut-offs at all,

@@ -30,7 +30,7 @@ pub const SOLVE_TT_EMPTIES: u32 = 9;
 /// Empties from which the solver keeps its bounds in the transposition table; below, the
 /// full search (from [`SOLVE_TT_EMPTIES`]) and the shallow one (from
 /// [`SOLVE_CACHE_EMPTIES`]) keep them in a small cache of the thread's own
-/// ([`super::cache`]: 8,192 entries, 128 KB, within the core's level-2 cache), as
+/// (`search::cache`: 8,192 entries, 128 KB, within the core's level-2 cache), as
 /// neural-reversi keeps its positions of 11 empties and fewer. Transpositions that far
 /// down are found by the same thread, and the table's buckets, a trip to memory each,
 /// are slower than the cache's.

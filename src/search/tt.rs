@@ -157,7 +157,7 @@ impl TranspositionTable {
     }
 
     /// A number that changes when the table is made or cleared: the solver's per-thread
-    /// caches ([`super::cache`]) mix it into their keys, so that what they hold from
+    /// caches (`search::cache`) mix it into their keys, so that what they hold from
     /// searches before the table was cleared stays unseen, as the table's own entries.
     pub fn salt(&self) -> u64 {
         self.salt.load(Ordering::Relaxed)

@@ -11,6 +11,7 @@
 //! it and its node count does not depend on them.
 
 use super::tt::TranspositionTable;
+use super::window_bounds;
 use std::cell::UnsafeCell;
 
 /// log2 of the entries of a thread's cache: 8,192 entries of 16 bytes, 128 KB, a quarter
@@ -99,13 +100,7 @@ impl ShallowCache {
     #[inline(always)]
     pub fn store_window(&self, key: u64, alpha: i32, beta: i32, score: i32, best_move: u8) {
         let check = key ^ self.salt;
-        let (lower, upper) = if score <= alpha {
-            (-64, score)
-        } else if score >= beta {
-            (score, 64)
-        } else {
-            (score, score)
-        };
+        let (lower, upper) = window_bounds(alpha, beta, score);
         // SAFETY: as in `probe`.
         unsafe {
             *self.slot(check) = Entry {

@@ -17,7 +17,10 @@ use super::control::{Control, POLL_NODES};
 use super::midgame::MidWorker;
 use super::parameters::*;
 use super::tt::{NO_MOVE, Region, TranspositionTable, TtData, hash};
-use super::{Candidate, MAX_MOVES, MoveList, SCORE_INF, Shared, SplitFlag, UNKNOWN_MOVES, pick};
+use super::{
+    Candidate, MAX_MOVES, MoveList, SCORE_INF, Shared, SplitFlag, UNKNOWN_MOVES, pick,
+    window_bounds,
+};
 use crate::bitboard::{Bits, CORNERS, neighbours};
 use crate::eval::Evaluator;
 use crate::rules::{Anti, Othello, Reversi1889, Rules, State, Variant};
@@ -919,13 +922,7 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
         if n < SOLVE_TABLE_EMPTIES {
             return self.cache.store_window(key, alpha, beta, score, best_move);
         }
-        let (lower, upper) = if score <= alpha {
-            (-64, score)
-        } else if score >= beta {
-            (score, 64)
-        } else {
-            (score, score)
-        };
+        let (lower, upper) = window_bounds(alpha, beta, score);
         self.shared.tt.store(
             Self::region(n),
             key,

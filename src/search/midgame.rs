@@ -13,7 +13,9 @@ use super::endgame::{self, Worker as EndWorker};
 use super::mpc::{self, MPC_MIN_DEPTH, SELECTIVITY_T};
 use super::parameters::*;
 use super::tt::{NO_MOVE, Region, TtData, hash};
-use super::{Candidate, MoveList, SCORE_INF, Shared, SplitFlag, UNKNOWN_MOVES, pick};
+use super::{
+    Candidate, MoveList, SCORE_INF, Shared, SplitFlag, UNKNOWN_MOVES, pick, window_bounds,
+};
 use crate::bitboard::{Bits, CORNERS};
 use crate::eval::ChildrenBase;
 use crate::rules::Rules;
@@ -360,13 +362,7 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
     }
 
     fn store(&self, key: u64, alpha: i32, beta: i32, score: i32, best_move: u8, depth: u32) {
-        let (lower, upper) = if score <= alpha {
-            (-64, score)
-        } else if score >= beta {
-            (score, 64)
-        } else {
-            (score, score)
-        };
+        let (lower, upper) = window_bounds(alpha, beta, score);
         self.shared.tt.store(
             Region::Whole,
             key,

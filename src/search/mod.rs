@@ -22,6 +22,19 @@ use tt::TranspositionTable;
 /// A score above every real one (disc differences lie in -64..=64).
 pub const SCORE_INF: i32 = 127;
 
+/// The bounds (lower, upper) on a position's score that a fail-soft search in the window
+/// `(alpha, beta)` proved by returning `score`.
+#[inline(always)]
+pub(crate) fn window_bounds(alpha: i32, beta: i32, score: i32) -> (i32, i32) {
+    if score <= alpha {
+        (-64, score)
+    } else if score >= beta {
+        (score, 64)
+    } else {
+        (score, score)
+    }
+}
+
 /// What every thread of one search shares: the table, the stop/time control, the
 /// evaluation and the number of threads.
 pub(crate) struct Shared<'a> {

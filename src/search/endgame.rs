@@ -792,19 +792,13 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
             // The children's buckets are fetched together, then probed; at an expected
             // all-node only fetched, for the children's own probes (it almost never cuts
             // there, and waiting for the buckets costs more: see SOLVE_ETC_EMPTIES).
-            let region = Self::region(n - 1);
-            let mut keys = [0u64; MAX_MOVES];
-            let cached = n - 1 < SOLVE_TABLE_EMPTIES;
-            for (k, c) in keys.iter_mut().zip(list.iter()) {
-                *k = Self::key(&c.next);
-                if !cached {
-                    tt.prefetch(region, *k);
-                }
-            }
-            if cached {
-                if pv || self.expected_cut(n) {
-                    for (&k, c) in keys.iter().zip(list.iter()) {
-                        if let Some(e) = self.cache.probe(k)
+            let probe = pv || self.expected_cut(n);
+            if n - 1 < SOLVE_TABLE_EMPTIES {
+                // The children are in the thread's cache: probed at once, no fetches to
+                // start (and nothing to do at an expected all-node).
+                if probe {
+                    for c in list.iter() {
+                        if let Some(e) = self.cache.probe(Self::key(&c.next))
                             && -e.upper >= beta
                         {
                             let v = -e.upper;
@@ -813,16 +807,24 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
                         }
                     }
                 }
-            } else if pv || self.expected_cut(n) {
-                for (&k, c) in keys.iter().zip(list.iter()) {
-                    if let Some(e) = tt.probe(region, k)
-                        && u32::from(e.depth) >= n - 1
-                        && e.selectivity == 0
-                        && -i32::from(e.upper) >= beta
-                    {
-                        let v = -i32::from(e.upper);
-                        self.store(key, alpha_in, beta, v, c.square, n);
-                        return v;
+            } else {
+                let region = Self::region(n - 1);
+                let mut keys = [0u64; MAX_MOVES];
+                for (k, c) in keys.iter_mut().zip(list.iter()) {
+                    *k = Self::key(&c.next);
+                    tt.prefetch(region, *k);
+                }
+                if probe {
+                    for (&k, c) in keys.iter().zip(list.iter()) {
+                        if let Some(e) = tt.probe(region, k)
+                            && u32::from(e.depth) >= n - 1
+                            && e.selectivity == 0
+                            && -i32::from(e.upper) >= beta
+                        {
+                            let v = -i32::from(e.upper);
+                            self.store(key, alpha_in, beta, v, c.square, n);
+                            return v;
+                        }
                     }
                 }
             }

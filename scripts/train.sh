@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Reproduces the shipped pattern weights: weights/othello.vw from the WTHOR and Logistello
+# Reproduces the shipped pattern weights: weights/othello.vw (to play) and
+# weights/othello-solver.vw (to order the exact solver's moves) from the WTHOR and Logistello
 # games, then weights/anti.vw from volte's own self-play games (written to
 # target/selfplay-anti.ggf). Rebuild afterwards to embed them.
 # Usage: scripts/train.sh [othello|anti|all]   (default all)
@@ -12,6 +13,9 @@ cargo build --release --quiet
 if [[ "$what" == othello || "$what" == all ]]; then
     ./target/release/volte train "$data/wthor" "$data/logistello" \
         --variant othello --relabel-empties 14 --output weights/othello.vw --exact-check 300 --exact-max-empties 26
+    # The solver's ordering weights: the same games (and cached labels), more regularised.
+    ./target/release/volte train "$data/wthor" "$data/logistello" \
+        --variant othello --relabel-empties 14 --ridge 64 --output weights/othello-solver.vw
 fi
 if [[ "$what" == anti || "$what" == all ]]; then
     ./target/release/volte selfplay --variant anti --games 30000 --level 6 --random-plies 10 \

@@ -241,9 +241,30 @@ impl PatternWeights {
         })
         .clone()
     }
+
+    /// The weights shipped for the exact solver to order its moves by (and for its
+    /// selective pre-search and first guess): for Othello (and Reversi 1889) the same
+    /// games fitted with a stronger regularisation, which orders the solver's moves
+    /// better but plays worse (see [`Evaluator::for_solving`](super::Evaluator::for_solving));
+    /// for Anti the playing weights.
+    pub fn embedded_for_solving(variant: Variant) -> Arc<PatternWeights> {
+        static OTHELLO: OnceLock<Arc<PatternWeights>> = OnceLock::new();
+        match variant {
+            Variant::Othello | Variant::Reversi1889 => OTHELLO
+                .get_or_init(|| {
+                    Arc::new(
+                        PatternWeights::from_bytes(OTHELLO_SOLVER_FILE)
+                            .expect("the shipped weight file is valid"),
+                    )
+                })
+                .clone(),
+            Variant::Anti => PatternWeights::embedded(variant),
+        }
+    }
 }
 
 static OTHELLO_FILE: &[u8] = include_bytes!("../../weights/othello.vw");
+static OTHELLO_SOLVER_FILE: &[u8] = include_bytes!("../../weights/othello-solver.vw");
 static ANTI_FILE: &[u8] = include_bytes!("../../weights/anti.vw");
 
 #[cfg(test)]
@@ -315,5 +336,19 @@ mod tests {
             PatternWeights::embedded(Variant::Anti).variant(),
             Variant::Anti
         );
+        for v in Variant::ALL {
+            let solving = PatternWeights::embedded_for_solving(v);
+            let expected = if v == Variant::Anti {
+                Variant::Anti
+            } else {
+                Variant::Othello
+            };
+            assert_eq!(solving.variant(), expected);
+            // Othello's solver weights are a file of their own.
+            assert_eq!(
+                Arc::ptr_eq(&solving, &PatternWeights::embedded(v)),
+                v == Variant::Anti
+            );
+        }
     }
 }

@@ -264,7 +264,13 @@ pub(crate) fn think<R: Rules>(
             // The last iteration's score (often a selective search to the end).
             estimate: previous_score,
         };
-        let result = endgame::root::<R>(shared, s, &options);
+        // The solver orders its moves with the weights meant for it.
+        let solving = shared.eval.for_solving();
+        let solve_shared = Shared {
+            eval: &solving,
+            ..*shared
+        };
+        let result = endgame::root::<R>(&solve_shared, s, &options);
         if !control.stopped()
             && let Some(best_move) = result.best_move
         {

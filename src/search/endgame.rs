@@ -1012,14 +1012,15 @@ impl Solver {
         Solver {
             tt: TranspositionTable::new(hash_mb),
             control: Control::default(),
-            eval: Evaluator::default(),
+            eval: Evaluator::default().for_solving(),
         }
     }
 
-    /// A solver that orders moves at high empties with `eval`.
+    /// A solver that orders moves at high empties with `eval`
+    /// ([`Evaluator::for_solving`]'s weights).
     pub fn with_evaluator(hash_mb: usize, eval: Evaluator) -> Solver {
         Solver {
-            eval,
+            eval: eval.for_solving(),
             ..Solver::new(hash_mb)
         }
     }

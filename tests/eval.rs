@@ -94,6 +94,7 @@ fn all_eight_symmetries_evaluate_the_same() {
     }
     let evaluators = [
         Evaluator::new(EvalKind::Pattern),
+        Evaluator::new(EvalKind::Pattern).for_solving(),
         Evaluator::with_weights(Arc::new(random)),
         Evaluator::new(EvalKind::Classic),
     ];
@@ -115,7 +116,7 @@ fn all_eight_symmetries_evaluate_the_same() {
             }
         }
     }
-    assert_eq!(checked, 3 * 2000 * 3);
+    assert_eq!(checked, 3 * 2000 * 4);
 }
 
 #[test]
@@ -174,6 +175,23 @@ fn shipped_weights_are_not_trivial() {
         .map(|s| e.evaluate_variant(Variant::Othello, s))
         .collect();
     assert!(distinct.len() > 10, "the shipped weights give {distinct:?}");
+    // The solver's weights are not trivial either, and not the playing ones.
+    let solving = e.for_solving();
+    let values: Vec<(i32, i32)> = states
+        .iter()
+        .map(|s| {
+            (
+                e.evaluate_variant(Variant::Othello, s),
+                solving.evaluate_variant(Variant::Othello, s),
+            )
+        })
+        .collect();
+    let distinct: std::collections::HashSet<i32> = values.iter().map(|v| v.1).collect();
+    assert!(
+        distinct.len() > 10,
+        "the solver's weights give {distinct:?}"
+    );
+    assert!(values.iter().any(|(a, b)| a != b));
 }
 
 #[test]
@@ -195,6 +213,22 @@ fn eval_file_errors_are_clear() {
     PatternWeights::embedded(Variant::Anti).save(&good).unwrap();
     let e = Evaluator::from_options(None, Some(&good)).unwrap();
     assert_eq!(e.weights(Variant::Anti).variant(), Variant::Anti);
+    // It serves the solver too.
+    assert!(Arc::ptr_eq(
+        e.for_solving().weights(Variant::Anti),
+        e.weights(Variant::Anti)
+    ));
+    let othello = dir.join("othello.vw");
+    PatternWeights::embedded(Variant::Othello)
+        .save(&othello)
+        .unwrap();
+    let e = Evaluator::from_options(None, Some(&othello)).unwrap();
+    for v in [Variant::Othello, Variant::Reversi1889] {
+        assert_eq!(
+            e.for_solving().weights(v).as_ref(),
+            PatternWeights::embedded(Variant::Othello).as_ref()
+        );
+    }
     assert!(Evaluator::from_options(Some(EvalKind::Classic), Some(&good)).is_err());
     std::fs::remove_dir_all(&dir).unwrap();
 }

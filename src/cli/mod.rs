@@ -262,7 +262,8 @@ pub struct EvalArgs {
     #[arg(long, value_name = "KIND")]
     pub eval: Option<crate::eval::EvalKind>,
     /// Pattern weights to use instead of the shipped ones (a file written by `volte
-    /// train`); a file for Othello also serves Reversi 1889.
+    /// train`), both to play and to order the exact solver's moves (which otherwise has
+    /// Othello weights of its own); a file for Othello also serves Reversi 1889.
     #[arg(long, value_name = "FILE")]
     pub eval_file: Option<std::path::PathBuf>,
 }

@@ -317,6 +317,11 @@ pub const ORDER_SOLVE_EVAL_WEIGHT: i32 = 3;
 /// 9, 1.98 G with 12, 2.13 G with 15, 2.30 G with 20, 2.42 G with 40; FFO 40-47: 643 M
 /// with 9, 676 M with 12, 662 M with 6 (measured with the static weight at 6).
 pub const ORDER_SOLVE_SEARCH_WEIGHT: i32 = 9;
+// (Re-checked with the solver's own weights (`weights/othello-solver.vw`, ridge 64), one
+// thread with 1 GiB, FFO 40-47 / 48-52 / 53: 392.7 M / 1.141 G / 1.315 G nodes with 9
+// and 3; the search weight at 12, 388.2 M / 1.163 G / 1.352 G; the evaluation weight at 4,
+// 389.2 M / 1.131 G / 1.302 G (1% fewer in all, within what one set of positions tells).
+// Unchanged (2026-12-02).)
 
 /// Empties from which that value is a 1-ply, a 2-ply and a 4-ply search on the evaluation
 /// instead of the evaluation itself. Lower: the searches cost more than the ordering saves.

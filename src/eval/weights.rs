@@ -232,14 +232,10 @@ impl PatternWeights {
     pub fn embedded(variant: Variant) -> Arc<PatternWeights> {
         static OTHELLO: OnceLock<Arc<PatternWeights>> = OnceLock::new();
         static ANTI: OnceLock<Arc<PatternWeights>> = OnceLock::new();
-        let (cell, bytes): (_, &[u8]) = match variant {
-            Variant::Othello | Variant::Reversi1889 => (&OTHELLO, OTHELLO_FILE),
-            Variant::Anti => (&ANTI, ANTI_FILE),
-        };
-        cell.get_or_init(|| {
-            Arc::new(PatternWeights::from_bytes(bytes).expect("the shipped weight file is valid"))
-        })
-        .clone()
+        match variant {
+            Variant::Othello | Variant::Reversi1889 => shipped(&OTHELLO, OTHELLO_FILE),
+            Variant::Anti => shipped(&ANTI, ANTI_FILE),
+        }
     }
 
     /// The weights shipped for the exact solver to order its moves by (and for its
@@ -250,17 +246,18 @@ impl PatternWeights {
     pub fn embedded_for_solving(variant: Variant) -> Arc<PatternWeights> {
         static OTHELLO: OnceLock<Arc<PatternWeights>> = OnceLock::new();
         match variant {
-            Variant::Othello | Variant::Reversi1889 => OTHELLO
-                .get_or_init(|| {
-                    Arc::new(
-                        PatternWeights::from_bytes(OTHELLO_SOLVER_FILE)
-                            .expect("the shipped weight file is valid"),
-                    )
-                })
-                .clone(),
+            Variant::Othello | Variant::Reversi1889 => shipped(&OTHELLO, OTHELLO_SOLVER_FILE),
             Variant::Anti => PatternWeights::embedded(variant),
         }
     }
+}
+
+/// A shipped weight file, decoded on first use and kept in `cell`.
+fn shipped(cell: &OnceLock<Arc<PatternWeights>>, bytes: &[u8]) -> Arc<PatternWeights> {
+    cell.get_or_init(|| {
+        Arc::new(PatternWeights::from_bytes(bytes).expect("the shipped weight file is valid"))
+    })
+    .clone()
 }
 
 static OTHELLO_FILE: &[u8] = include_bytes!("../../weights/othello.vw");

@@ -21,6 +21,15 @@ pub struct TrainArgs {
     /// variant are used; repeated games count once.
     #[arg(required = true, value_name = "INPUT")]
     pub inputs: Vec<PathBuf>,
+    /// More games, of which only the positions with at most --extra-max-empties empties
+    /// are used (labelled like the others), and none held out: self-play games with many
+    /// random moves (`volte selfplay --epsilon`), which show the evaluation positions off
+    /// the paths good players take, as the exact solver's search meets them.
+    #[arg(long, value_name = "FILE")]
+    pub extra: Vec<PathBuf>,
+    /// The most empties of the positions taken from the --extra games.
+    #[arg(long, default_value_t = 18, value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub extra_max_empties: u32,
     /// The variant to train (transcripts are read under its rules).
     #[arg(long, short, default_value = "othello")]
     pub variant: Variant,
@@ -161,6 +170,17 @@ pub fn run(args: TrainArgs) -> Result<()> {
         args.variant,
         started.elapsed().as_secs_f64()
     );
+    let n_main = set.games.len();
+    let mut games = set.games;
+    if !args.extra.is_empty() {
+        let extra = data::read_games(&args.extra, args.variant)?;
+        eprintln!(
+            "{} extra games (their positions with at most {} empties)",
+            extra.games.len(),
+            args.extra_max_empties
+        );
+        games.extend(extra.games);
+    }
     let options = TrainOptions {
         variant: args.variant,
         relabel_empties: args.relabel_empties,
@@ -169,9 +189,11 @@ pub fn run(args: TrainArgs) -> Result<()> {
         ridge: args.ridge,
         iterations: args.iterations,
         cache: Some(args.cache.clone()),
+        limited_from: n_main,
+        limited_max_empties: args.extra_max_empties,
     };
     let progress = CliProgress::new();
-    let out = pattern::train(&set.games, &options, &progress)?;
+    let out = pattern::train(&games, &options, &progress)?;
     println!(
         "{} training games, {} held out; {} games labelled by the solver from {} empties",
         out.games_train, out.games_test, out.relabelled_games, args.relabel_empties
@@ -215,7 +237,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
         let trained = Evaluator::with_weights(Arc::new(PatternWeights::load(&args.output)?));
         let evaluators = [trained, Evaluator::new(EvalKind::Classic)];
         let check = pattern::exact_check(
-            &set.games,
+            &games[..n_main],
             &options,
             &evaluators,
             args.exact_check,

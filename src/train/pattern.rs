@@ -50,6 +50,11 @@ pub struct TrainOptions {
     pub iterations: usize,
     /// Folder for the solver labels and fitted stages (resume), if any.
     pub cache: Option<PathBuf>,
+    /// The games from this index on (extra games: self-play with random moves, say) give
+    /// only their positions with at most [`TrainOptions::limited_max_empties`] empties, and
+    /// are never held out.
+    pub limited_from: usize,
+    pub limited_max_empties: u32,
 }
 
 impl Default for TrainOptions {
@@ -62,6 +67,8 @@ impl Default for TrainOptions {
             ridge: 4.0,
             iterations: 60,
             cache: None,
+            limited_from: usize::MAX,
+            limited_max_empties: 60,
         }
     }
 }
@@ -300,7 +307,13 @@ impl Rows {
 
 /// The positions of `game` that train the evaluation: (stage, active weights mapped to
 /// their class representatives, label for the side to move).
-fn game_rows(game: &Game, labels: &GameLabels, canon: &[u32]) -> Vec<(u8, [u32; N_ACTIVE], f32)> {
+/// Only positions with at most `max_empties` empties are kept.
+fn game_rows(
+    game: &Game,
+    labels: &GameLabels,
+    canon: &[u32],
+    max_empties: u32,
+) -> Vec<(u8, [u32; N_ACTIVE], f32)> {
     let v = game.variant();
     let mut out = Vec::with_capacity(game.states().len());
     let mut solved = labels.solved.iter();
@@ -312,7 +325,7 @@ fn game_rows(game: &Game, labels: &GameLabels, canon: &[u32]) -> Vec<(u8, [u32; 
         } else {
             labels.base
         };
-        if over || n == 0 || n > 60 {
+        if over || n == 0 || n > max_empties.min(60) {
             continue;
         }
         let mut f = pattern::active(&s.pos, s.pos.legal_moves(), s.pos.opponent_moves());
@@ -459,15 +472,30 @@ pub fn train(
     let (labels, relabelled) = label_games(games, options, progress)?;
     let canon = pattern::canonical();
     let test_every = options.test_every.max(1);
-    let is_test = |g: &Game| test_every > 1 && game_key(g).is_multiple_of(test_every);
-    let games_test = games.iter().filter(|g| is_test(g)).count();
+    let limited = |i: usize| i >= options.limited_from;
+    let is_test = |i: usize, g: &Game| {
+        !limited(i) && test_every > 1 && game_key(g).is_multiple_of(test_every)
+    };
+    let games_test = games
+        .iter()
+        .enumerate()
+        .filter(|&(i, g)| is_test(i, g))
+        .count();
     let build = |test: bool| {
         Rows::build(
             games
                 .par_iter()
+                .enumerate()
                 .zip(&labels)
-                .filter(|(g, _)| is_test(g) == test)
-                .flat_map_iter(|(g, l)| game_rows(g, l, &canon))
+                .filter(|((i, g), _)| is_test(*i, g) == test)
+                .flat_map_iter(|((i, g), l)| {
+                    let max_empties = if limited(i) {
+                        options.limited_max_empties
+                    } else {
+                        60
+                    };
+                    game_rows(g, l, &canon, max_empties)
+                })
                 .collect(),
         )
     };
@@ -672,6 +700,70 @@ mod tests {
     }
 
     #[test]
+    fn extra_games_give_only_their_positions_near_the_end_and_are_never_held_out() {
+        // Games of pseudo-random moves.
+        let game = |seed: u64| {
+            let mut x = seed | 1;
+            let mut game = Game::new(Variant::Othello);
+            while !game.is_over() {
+                if !game.pass_if_forced() {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    let moves = game.legal_moves();
+                    let k = (x % u64::from(moves.count_ones())) as usize;
+                    let sq = crate::bitboard::Bits(moves).nth(k).unwrap();
+                    game.play(crate::square::Move::Play(
+                        crate::square::Square::from_index(sq),
+                    ))
+                    .unwrap();
+                }
+            }
+            game
+        };
+        let games: Vec<Game> = (1..=40).map(game).collect();
+        let options = TrainOptions {
+            relabel_empties: 0,
+            test_every: 3,
+            iterations: 2,
+            limited_from: 20,
+            limited_max_empties: 10,
+            ..TrainOptions::default()
+        };
+        let out = train(&games, &options, &Quiet).unwrap();
+        // Positions (game over excluded) per stage of the given games.
+        let count = |games: &[Game], max_empties: u32, stage: usize| -> usize {
+            games
+                .iter()
+                .flat_map(|g| g.states())
+                .filter(|s| {
+                    let n = s.pos.n_empties();
+                    n > 0
+                        && n <= max_empties
+                        && !Variant::Othello.is_game_over(s)
+                        && pattern::stage(n) == stage
+                })
+                .count()
+        };
+        let is_test = |g: &&Game| game_key(g).is_multiple_of(3);
+        let main_test: Vec<Game> = games[..20].iter().filter(is_test).cloned().collect();
+        let main_train: Vec<Game> = games[..20]
+            .iter()
+            .filter(|g| !is_test(g))
+            .cloned()
+            .collect();
+        assert!(!main_test.is_empty() && !main_train.is_empty());
+        assert_eq!(out.games_test, main_test.len());
+        for (s, r) in out.stages.iter().enumerate() {
+            let extra = count(&games[20..], 10, s);
+            assert_eq!(r.n_test, count(&main_test, 60, s), "stage {s}");
+            assert_eq!(r.n_train, count(&main_train, 60, s) + extra, "stage {s}");
+            // Stages 0-4 hold 1-10 empties: the extra games' positions are there only.
+            assert_eq!(extra > 0, s < 5, "stage {s}");
+        }
+    }
+
+    #[test]
     fn labels_follow_the_side_to_move_and_the_solver() {
         // A game played to the end by always taking the lowest legal square.
         let mut game = Game::new(Variant::Othello);
@@ -700,7 +792,7 @@ mod tests {
         let l0 = label_game(&game, 0, &solver);
         assert_eq!(l0.base, game.final_score_black().unwrap());
         let canon: Vec<u32> = (0..N_WEIGHTS as u32).collect();
-        let rows = game_rows(&game, &l0, &canon);
+        let rows = game_rows(&game, &l0, &canon, 60);
         for (i, r) in rows.iter().enumerate() {
             let side = game.side_at(i);
             assert_eq!(r.2 as i32, black_view(l0.base, side));

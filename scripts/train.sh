@@ -13,8 +13,13 @@ cargo build --release --quiet
 if [[ "$what" == othello || "$what" == all ]]; then
     ./target/release/volte train "$data/wthor" "$data/logistello" \
         --variant othello --relabel-empties 14 --output weights/othello.vw --exact-check 300 --exact-max-empties 26
-    # The solver's ordering weights: the same games (and cached labels), more regularised.
+    # The solver's ordering weights: the same games (and cached labels), more regularised,
+    # and positions off the good players' paths (self-play with many random moves) up to
+    # 18 empties, labelled exactly by the solver up to 14.
+    ./target/release/volte selfplay --variant othello --games 100000 --level 2 --random-plies 8 \
+        --epsilon 0.25 --solve-empties 4 --seed 7 --output target/selfplay-othello-random.ggf
     ./target/release/volte train "$data/wthor" "$data/logistello" \
+        --extra target/selfplay-othello-random.ggf --extra-max-empties 18 \
         --variant othello --relabel-empties 14 --ridge 64 --output weights/othello-solver.vw
 fi
 if [[ "$what" == anti || "$what" == all ]]; then

@@ -456,6 +456,16 @@ pub const SOLVE_PRESEARCH_EMPTIES: u32 = 28;
 /// search costs 560 M nodes, the 95% one 1.342 G); FFO 53-54 4.720 G, 248.1 s against
 /// 5.265 G, 286.8 s; FFO 56-58 about the same (above).
 pub const SOLVE_PRESEARCH_SELECTIVITIES: &[u8] = &[5, 4];
+// (Re-checked with the solver's own weights (ridge 64), one thread with 1 GiB: 73% then
+// 95%, FFO 53-54 3.455 G nodes against 3.551 G, but 56-58 2.524 G against 2.398 G; the
+// same in all. The Multi-ProbCut table was fitted on midgame searches of up to 12 plies
+// and is stretched past them (3% more error a ply); against the exact scores of WTHOR
+// positions of 17-24 empties (80 each, the solver's weights, no probable cuts), the
+// error of the shallow search the pre-search uses (`mpc::shallow_depth(n)` plies) was
+// 4.47, 5.07, 4.11, 4.43, 3.94, 5.09, 3.91 and 3.34 discs at 17 to 24 empties, where the
+// table gives 5.32-5.60 below 20 empties and 4.14-4.54 from 20 to 24: the stretched
+// table is not far off where it can be checked, so no endgame table of its own was
+// fitted (a throwaway `calibrate-mpc` mode, 2026-12-02).)
 /// Empties at and below which the pre-search solves exactly (as
 /// [`MID_END_EXACT_EMPTIES`] for the engine's searches). FFO 54 at 95%: 3.057 G nodes
 /// from 12 (the exact search's share included), 3.155 G from 14, 3.241 G from 18,

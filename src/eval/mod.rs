@@ -82,9 +82,11 @@ impl Evaluator {
     /// The evaluation the exact solver orders its moves by (and runs its selective
     /// pre-search and first guess with). With the shipped weights, Othello's (and Reversi
     /// 1889's) are fitted to the same games with a stronger regularisation (`volte train
-    /// --ridge 64` against 4): they order the solver's moves better (FFO 40-53 on one
-    /// thread 2.85 G nodes against 3.44 G) but play worse at a fixed depth (-42 Elo at
-    /// depth 8). Weights given by the user ([`Evaluator::with_weights`]) serve both.
+    /// --ridge 64` against 4; FFO 40-53 on one thread 2.85 G nodes against 3.44 G, but
+    /// -42 Elo at depth 8), plus the positions of up to 18 empties of self-play games
+    /// full of random moves (`--extra`; FFO 40-58 12.56 G nodes against 13.19 G), since
+    /// the solver evaluates many positions good players never reach. Weights given by
+    /// the user ([`Evaluator::with_weights`]) serve both.
     pub fn for_solving(&self) -> Evaluator {
         Evaluator {
             kind: self.kind,

@@ -240,8 +240,9 @@ impl PatternWeights {
 
     /// The weights shipped for the exact solver to order its moves by (and for its
     /// selective pre-search and first guess): for Othello (and Reversi 1889) the same
-    /// games fitted with a stronger regularisation, which orders the solver's moves
-    /// better but plays worse (see [`Evaluator::for_solving`](super::Evaluator::for_solving));
+    /// games fitted with a stronger regularisation and with self-play positions off good
+    /// players' paths, which orders the solver's moves better but plays worse (see
+    /// [`Evaluator::for_solving`](super::Evaluator::for_solving));
     /// for Anti the playing weights.
     pub fn embedded_for_solving(variant: Variant) -> Arc<PatternWeights> {
         static OTHELLO: OnceLock<Arc<PatternWeights>> = OnceLock::new();

@@ -161,6 +161,35 @@ fn solve_prints_a_table_and_checks_the_file() {
 }
 
 #[test]
+fn solve_counts_nodes_as_edax_does_when_asked() {
+    let dir = Scratch::new("cli-solve-edax");
+    let file = dir.write("two.obf", &format!("{FFO1}\n{FFO2}\n"));
+    let total = |out: &str| -> Vec<u64> {
+        let line = out.lines().find(|l| l.starts_with("total:")).unwrap();
+        line.split(|c: char| !c.is_ascii_digit())
+            .filter(|w| w.len() > 3)
+            .map(|w| w.parse().unwrap())
+            .collect()
+    };
+    let plain = volte(&["solve", file.to_str().unwrap()]);
+    let plain_out = stdout(&plain);
+    assert!(plain.status.success(), "{plain_out}");
+    let volte_count = total(&plain_out)[0];
+    let o = volte(&["solve", "--edax-nodes", file.to_str().unwrap()]);
+    let out = stdout(&o);
+    assert!(o.status.success(), "{out}");
+    assert!(
+        out.lines().next().unwrap().contains("nodes (Edax)"),
+        "{out}"
+    );
+    assert!(out.contains(" nodes as Edax counts ("), "{out}");
+    // The Edax count, then volte's own, which is the plain run's.
+    let counts = total(&out);
+    assert_eq!(counts[1], volte_count, "{out}");
+    assert!(counts[0] > volte_count, "{out}");
+}
+
+#[test]
 fn solve_reports_progress_on_stderr_without_a_terminal() {
     // FFO 40 (20 empties): long enough for a few reports every 20 ms.
     let ffo40 = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X";

@@ -57,6 +57,12 @@ pub struct SolveArgs {
     /// Solve only the first N positions of the input.
     #[arg(long, value_name = "N")]
     pub count: Option<usize>,
+    /// Count nodes as Edax does, to compare with its figures: also every child the move
+    /// ordering keys, every evaluation and every child whose table entry the enhanced
+    /// transposition cut-offs probe (the nodes and Mn/s columns and the total; the total
+    /// also gives volte's own count).
+    #[arg(long)]
+    pub edax_nodes: bool,
     /// The evaluation orders moves at 10 or more empties.
     #[command(flatten)]
     pub eval: super::EvalArgs,
@@ -328,9 +334,21 @@ pub fn run(args: SolveArgs) -> Result<()> {
 
     print(format!(
         "{:>4} {:>7} {:>5} {:>6} {:>8} {:>15} {:>10} {:>8}  pv",
-        "#", "empties", "move", "score", "expected", "nodes", "time(s)", "Mn/s"
+        "#",
+        "empties",
+        "move",
+        "score",
+        "expected",
+        if args.edax_nodes {
+            "nodes (Edax)"
+        } else {
+            "nodes"
+        },
+        "time(s)",
+        "Mn/s"
     ));
     let (mut total_nodes, mut total_time) = (0u64, Duration::ZERO);
+    let mut total_edax_nodes = 0u64;
     let (mut disagreements, mut bad_lines, mut solved) = (0, 0, 0);
     for (k, problem) in problems.iter().enumerate() {
         let number = first + k;
@@ -374,6 +392,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         });
         solved += 1;
         total_nodes += r.nodes;
+        total_edax_nodes += r.edax_nodes();
         total_time += r.time;
         let (mark, expected) = match &problem.expected {
             Some((score, moves)) => {
@@ -405,9 +424,17 @@ pub fn run(args: SolveArgs) -> Result<()> {
             "{number:>4} {:>7} {best:>5} {:>6} {expected:>7}{mark} {:>15} {:>10.3} {:>8.1}  {}",
             r.n_empties,
             format_score(r.score, args.wld),
-            r.nodes,
+            if args.edax_nodes {
+                r.edax_nodes()
+            } else {
+                r.nodes
+            },
             r.time.as_secs_f64(),
-            r.nodes_per_second() / 1e6,
+            if args.edax_nodes {
+                r.edax_nodes() as f64 / r.time.as_secs_f64().max(1e-9) / 1e6
+            } else {
+                r.nodes_per_second() / 1e6
+            },
             pv.join(" ")
         ));
         if args.all_moves {
@@ -429,10 +456,22 @@ pub fn run(args: SolveArgs) -> Result<()> {
     if let Some(b) = bar {
         b.finish_and_clear();
     }
+    let secs = total_time.as_secs_f64().max(1e-9);
     println!(
-        "total: {solved} solved, {total_nodes} nodes, {:.3} s, {:.1} Mn/s{}{}",
+        "total: {solved} solved, {}, {:.3} s, {:.1} Mn/s{}{}",
+        if args.edax_nodes {
+            format!("{total_edax_nodes} nodes as Edax counts ({total_nodes} in volte's count)")
+        } else {
+            format!("{total_nodes} nodes")
+        },
         total_time.as_secs_f64(),
-        total_nodes as f64 / total_time.as_secs_f64().max(1e-9) / 1e6,
+        if args.edax_nodes {
+            total_edax_nodes
+        } else {
+            total_nodes
+        } as f64
+            / secs
+            / 1e6,
         if disagreements > 0 {
             format!(", {disagreements} disagree with the file (marked !)")
         } else {

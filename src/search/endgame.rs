@@ -83,6 +83,11 @@ pub struct SolveResult {
     pub move_scores: Vec<(Move, i32)>,
     /// Nodes visited (every position played into, passes included).
     pub nodes: u64,
+    /// Positions only looked at, not searched: each child keyed by the move ordering
+    /// (from [`SOLVE_FASTEST_FIRST_EMPTIES`]; the table's move is not keyed), each
+    /// evaluation, each child whose entry the enhanced transposition cut-off probes. Edax
+    /// counts these as nodes too: `nodes + peeked` is the node count in its units.
+    pub peeked: u64,
     pub time: Duration,
     /// Empty squares of the position.
     pub n_empties: u32,
@@ -92,6 +97,11 @@ impl SolveResult {
     /// Nodes per second.
     pub fn nodes_per_second(&self) -> f64 {
         self.nodes as f64 / self.time.as_secs_f64().max(1e-9)
+    }
+
+    /// The nodes as Edax counts them: the searched ones and the [`SolveResult::peeked`].
+    pub fn edax_nodes(&self) -> u64 {
+        self.nodes + self.peeked
     }
 }
 
@@ -231,6 +241,8 @@ fn push_children<R: Rules>(s: &R::S, moves: u64, list: &mut MoveList<R::S>) {
 pub(crate) struct Worker<'a, 's, R: Rules> {
     pub shared: &'s Shared<'a>,
     pub nodes: u64,
+    /// Positions looked at but not searched (see [`SolveResult::peeked`]).
+    pub peeked: u64,
     /// Nodes already reported to the control.
     pub polled: u64,
     split: Option<&'s SplitFlag<'s>>,
@@ -248,6 +260,7 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
         Worker {
             shared,
             nodes: 0,
+            peeked: 0,
             polled: 0,
             split,
             cache: ShallowCache::for_thread(shared.tt),
@@ -508,6 +521,7 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
                 1 << 20
             } else if n >= SOLVE_FASTEST_FIRST_EMPTIES {
                 // Fastest first: few replies (corners count double), then parity.
+                self.peeked += 1;
                 let replies = R::legal_moves(&next);
                 c.replies = replies;
                 let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
@@ -533,10 +547,12 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
                         ORDER_SOLVE_SEARCH_WEIGHT
                     };
                     let value = if let Some(base) = &base {
+                        self.peeked += 1;
                         self.shared
                             .eval
                             .evaluate_child::<R>(base, &next, x, replies)
                     } else if depth == 0 {
+                        self.peeked += 1;
                         self.shared.eval.evaluate_with_moves::<R>(&next, replies)
                     } else {
                         self.shallow(&next, depth, -SCORE_INF, SCORE_INF)
@@ -559,6 +575,7 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
     /// the end. Its nodes count.
     fn shallow(&mut self, s: &R::S, depth: u32, mut alpha: i32, beta: i32) -> i32 {
         if depth == 0 {
+            self.peeked += 1;
             return self.shared.eval.evaluate::<R>(s);
         }
         self.nodes += 1;
@@ -582,6 +599,7 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
             let next = R::play(s, x);
             let v = -match &base {
                 Some(base) => {
+                    self.peeked += 1;
                     let replies = R::legal_moves(&next);
                     self.shared
                         .eval
@@ -798,6 +816,7 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
                 // start (and nothing to do at an expected all-node).
                 if probe {
                     for c in list.iter() {
+                        self.peeked += 1;
                         if let Some(e) = self.cache.probe(Self::key(&c.next))
                             && -e.upper >= beta
                         {
@@ -816,6 +835,7 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
                 }
                 if probe {
                     for (&k, c) in keys.iter().zip(list.iter()) {
+                        self.peeked += 1;
                         if let Some(e) = tt.probe(region, k)
                             && u32::from(e.depth) >= n - 1
                             && e.selectivity == 0
@@ -952,10 +972,11 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
         };
         let shared = self.shared;
         let tasks = shared.threads.min(rest.len());
-        // Per task: (score, move, failed low) of its best move, and its nodes. A fail-low
+        // Per task: (score, move, failed low) of its best move, its nodes and the positions
+        // it peeked at. A fail-low
         // score is only an upper bound, so it never displaces a move with the same score
         // that was searched exactly.
-        let results: Vec<((i32, u8, bool), u64)> = (0..tasks)
+        let results: Vec<((i32, u8, bool), u64, u64)> = (0..tasks)
             .into_par_iter()
             .map(|_| {
                 let mut w = Worker::<R>::new(shared, Some(&flag));
@@ -984,12 +1005,13 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
                     }
                 }
                 w.flush();
-                (best, w.nodes)
+                (best, w.nodes, w.peeked)
             })
             .collect();
         let mut best = (-SCORE_INF, NO_MOVE, true);
-        for ((v, m, failed_low), nodes) in results {
+        for ((v, m, failed_low), nodes, peeked) in results {
             self.nodes += nodes;
+            self.peeked += peeked;
             self.polled += nodes;
             if v > best.0 || (v == best.0 && best.2 && !failed_low) {
                 best = (v, m, failed_low);
@@ -1115,6 +1137,7 @@ pub(crate) fn root<R: Rules>(shared: &Shared<'_>, s: &R::S, options: &SolveOptio
         pv: Vec::new(),
         move_scores: Vec::new(),
         nodes: 0,
+        peeked: 0,
         time: Duration::ZERO,
         n_empties: n,
     };
@@ -1131,9 +1154,11 @@ pub(crate) fn root<R: Rules>(shared: &Shared<'_>, s: &R::S, options: &SolveOptio
             result.pv = std::iter::once(Move::Pass).chain(inner.pv).collect();
             result.move_scores = vec![(Move::Pass, -inner.score)];
             w.nodes += inner.nodes;
+            w.peeked += inner.peeked;
         }
         w.flush();
         result.nodes = w.nodes;
+        result.peeked = w.peeked;
         return result;
     }
 
@@ -1142,6 +1167,7 @@ pub(crate) fn root<R: Rules>(shared: &Shared<'_>, s: &R::S, options: &SolveOptio
     if moves == 0 {
         w.flush();
         result.nodes = w.nodes;
+        result.peeked = w.peeked;
         return result;
     }
     if options.all_moves || restricted {
@@ -1197,6 +1223,7 @@ pub(crate) fn root<R: Rules>(shared: &Shared<'_>, s: &R::S, options: &SolveOptio
     }
     w.flush();
     result.nodes = w.nodes;
+    result.peeked = w.peeked;
     result
 }
 

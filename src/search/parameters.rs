@@ -294,7 +294,18 @@ pub const SOLVE_EVAL_ORDER_EMPTIES: u32 = 12;
 // 81.9/82.3 s against 84.3/84.4 s, 40-47 20.3/17.1 s against 22.0/17.4 s; but FFO 53 with
 // two threads, alternating, 57.2/55.8 s against 49.6/53.5 s. Not kept: one thread gains
 // less than the machine's noise, two threads maybe lose.)
-pub const ORDER_SOLVE_EVAL_WEIGHT: i32 = 3;
+pub const ORDER_SOLVE_EVAL_WEIGHT: i32 = 5;
+// (5 since the solver's weights learned from self-play positions off the good players'
+// paths (weights/othello-solver.vw of 0a3501a): nodes on one thread with 1 GiB, `volte
+// solve fforum-40-59.obf --threads 1 --hash-mb 1024`, against 12.559 G with 3 (FFO 40-47
+// / 48-52 / 53 / 54 / 55 / 56-58): 4, 0.360 G / 0.959 G / 1.339 G / 2.101 G / 5.501 G /
+// 2.128 G, 12.390 G (-1.3%); 5, 0.359 G / 0.956 G / 1.333 G / 2.104 G / 5.487 G /
+// 2.121 G, 12.359 G (-1.6%); 6, 12.386 G; 8, 12.533 G; 4 with the search weight at 8,
+// 12.405 G; 5 with the mobility weight at 12, 12.645 G, at 20, 12.387 G. With the search
+// weight at 12 (and 3): 12.712 G. On other positions, the first 80 games of
+// `WTH_2025.wtb` at 24 empties (`volte solve WTH_2025.wtb --count 80 --threads 1
+// --hash-mb 1024`): 4.149 G nodes with 5 against 4.259 G with 3 (-2.6%), fewer in 76
+// of the 80. The weight changes no node's cost, so the nodes are the time (2026-12-02).)
 // (The evaluation from a one-byte copy of the weights (each stage rounded to a step of
 // 19-49 units, 167 KB a stage, so the two stages the ordering reads fit the 512 KB L2):
 // FFO 48-52 1.338 G nodes against 1.339 G and 72.3/77.2 s against 73.1/77.5 s side by

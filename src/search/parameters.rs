@@ -303,7 +303,8 @@ pub const ORDER_SOLVE_EVAL_WEIGHT: i32 = 5;
 // 2.121 G, 12.359 G (-1.6%); 6, 12.386 G; 8, 12.533 G; 4 with the search weight at 8,
 // 12.405 G; 5 with the mobility weight at 12, 12.645 G, at 20, 12.387 G. With the search
 // weight at 12 (and 3): 12.712 G; 5 with the potential-mobility weight at 4, 12.454 G,
-// at 8, 12.366 G. On other positions, the first 80 games of
+// at 8, 12.366 G; 5 with the search weight at 10, 12.392 G, at 7, 12.423 G. On other
+// positions, the first 80 games of
 // `WTH_2025.wtb` at 24 empties (`volte solve WTH_2025.wtb --count 80 --threads 1
 // --hash-mb 1024`): 4.149 G nodes with 5 against 4.259 G with 3 (-2.6%), fewer in 76
 // of the 80. The weight changes no node's cost, so the nodes are the time (2026-12-02).)

@@ -420,21 +420,18 @@ pub fn run(args: SolveArgs) -> Result<()> {
             None => "--".into(),
         };
         let pv: Vec<String> = r.pv.iter().map(|m| m.to_upper()).collect();
+        let nodes = if args.edax_nodes {
+            r.edax_nodes()
+        } else {
+            r.nodes
+        };
         print(format!(
             "{number:>4} {:>7} {best:>5} {:>6} {expected:>7}{mark} {:>15} {:>10.3} {:>8.1}  {}",
             r.n_empties,
             format_score(r.score, args.wld),
-            if args.edax_nodes {
-                r.edax_nodes()
-            } else {
-                r.nodes
-            },
+            nodes,
             r.time.as_secs_f64(),
-            if args.edax_nodes {
-                r.edax_nodes() as f64 / r.time.as_secs_f64().max(1e-9) / 1e6
-            } else {
-                r.nodes_per_second() / 1e6
-            },
+            nodes as f64 / r.time.as_secs_f64().max(1e-9) / 1e6,
             pv.join(" ")
         ));
         if args.all_moves {
@@ -456,7 +453,11 @@ pub fn run(args: SolveArgs) -> Result<()> {
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    let secs = total_time.as_secs_f64().max(1e-9);
+    let counted = if args.edax_nodes {
+        total_edax_nodes
+    } else {
+        total_nodes
+    };
     println!(
         "total: {solved} solved, {}, {:.3} s, {:.1} Mn/s{}{}",
         if args.edax_nodes {
@@ -465,13 +466,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
             format!("{total_nodes} nodes")
         },
         total_time.as_secs_f64(),
-        if args.edax_nodes {
-            total_edax_nodes
-        } else {
-            total_nodes
-        } as f64
-            / secs
-            / 1e6,
+        counted as f64 / total_time.as_secs_f64().max(1e-9) / 1e6,
         if disagreements > 0 {
             format!(", {disagreements} disagree with the file (marked !)")
         } else {

@@ -94,11 +94,6 @@ pub struct SolveResult {
 }
 
 impl SolveResult {
-    /// Nodes per second.
-    pub fn nodes_per_second(&self) -> f64 {
-        self.nodes as f64 / self.time.as_secs_f64().max(1e-9)
-    }
-
     /// The nodes as Edax counts them: the searched ones and the [`SolveResult::peeked`].
     pub fn edax_nodes(&self) -> u64 {
         self.nodes + self.peeked
@@ -973,9 +968,8 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
         let shared = self.shared;
         let tasks = shared.threads.min(rest.len());
         // Per task: (score, move, failed low) of its best move, its nodes and the positions
-        // it peeked at. A fail-low
-        // score is only an upper bound, so it never displaces a move with the same score
-        // that was searched exactly.
+        // it peeked at. A fail-low score is only an upper bound, so it never displaces a
+        // move with the same score that was searched exactly.
         let results: Vec<((i32, u8, bool), u64, u64)> = (0..tasks)
             .into_par_iter()
             .map(|_| {

@@ -18,7 +18,9 @@ use std::cell::UnsafeCell;
 /// of the level-2 cache of a core of the reference machine. (With 16,384 entries, 256 KB,
 /// and the shallow nodes cached from 7 empties: FFO 48-52 on one thread side by side
 /// against 8,192 entries, two rounds, 1.271 G nodes against 1.279 G, 156.1 s against
-/// 144.7 s.)
+/// 144.7 s. With 4,096 entries, 64 KB, in case the 128 KB were pushed out of level 2 by
+/// the evaluation's weights: FFO 48-52 on one thread side by side, two rounds, 965.6 M
+/// nodes against 956.1 M and 43.31/44.39 s against 42.59/42.95 s; 2026-12-02.)
 pub(crate) const CACHE_BITS: u32 = 13;
 
 #[derive(Clone, Copy, Default)]

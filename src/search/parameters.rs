@@ -187,6 +187,9 @@ pub const SOLVE_ETC_EMPTIES: u32 = 10;
 pub const SOLVE_SPLIT_EMPTIES: u32 = 12;
 // (From 15: FFO 48-52 with two threads 1.490-1.496 G nodes against 1.487-1.498 G, and
 // 158.6 s against 164.0 s over three alternating rounds, within the noise.)
+// (From 10 and from 11, FFO 48-53 with two threads, one build after the other, three
+// rounds (2026-12-02): from 10, 55.4/55.7/63.2 s; from 11, 52.4/56.0/73.3 s; from 12,
+// 52.8/53.3/54.8 s. The nodes the same (2.41-2.42 G). Not changed.)
 
 /// `SOLVE_STABILITY_ALPHA[n]`: the stability bound is only computed at nodes with `n`
 /// empties whose alpha is at least this, since it can only cut when the opponent has
@@ -495,6 +498,20 @@ pub const SOLVE_SPLIT_AFTER: usize = 2;
 // 61.6/53.1 s against 2.48/2.46 G and 62.2/51.3 s; after one move at expected all-nodes
 // and PV nodes, two at expected cut-nodes, 2.76/2.72 G and 64.1/68.7 s against 2.46/2.46 G
 // and 60.1/52.5 s.)
+// (Where two threads' extra nodes come from, counted with a throwaway build on FFO 48-52
+// (2026-12-02): 1.04-1.05 G nodes against 0.956 G on one thread, and the same 1.04 G
+// when only nodes of 20 or more empties are split, so the extra is made near the root.
+// On FFO 52 (27 empties), splits at the root alone gave 178 M nodes against 167 M, and
+// splits at 25-27 empties 199 M: it is the splits of PV nodes (open windows). A helper
+// searches its move with the alpha of the moment; when another move raises alpha
+// meanwhile, the helper's search goes on at the old one. That happened once on FFO 52,
+// and that one search took 24 M nodes. Moves aborted by a cut-off took 29 M of the 43 M
+// extra nodes of FFO 49. Not splitting PV nodes at all: FFO 48-53 2.369 G nodes against
+// 2.419 G, but 55.1/54.3/55.0/51.3 s against 54.4/53.2/53.4/51.9 s, one build after the
+// other. The other thread waits idle while a PV node's first moves are searched. Over
+// all of FFO 40-59 two threads search only 2.3% more nodes than one (12.85 G against
+// 12.56 G), so restarting a helper whose alpha went stale could save at most about that.
+// Not tried.)
 
 /// Empties at and below which a midgame node whose depth reaches the end of the game is
 /// solved exactly even when probable cuts are on. Higher: exact endgames cost more

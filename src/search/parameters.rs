@@ -25,7 +25,21 @@ pub const SOLVE_SMALL_EMPTIES: u32 = 4;
 /// tiny subtrees; higher: more re-searched transpositions. (Named when the full search
 /// kept its bounds in the transposition table from here; it now keeps them in the
 /// thread's cache below [`SOLVE_TABLE_EMPTIES`].)
-pub const SOLVE_TT_EMPTIES: u32 = 9;
+///
+/// 10 since 2026-12-02 (9 before). Both searches keep the bounds of 9 empties in the
+/// thread's cache, and the trees are nearly the same: FFO 40-47 358,836,392 nodes
+/// against 358,836,318, 48-52 956,135,681 against 956,129,175, 53 1,332,819,352 either
+/// way. But a shallow node costs less: no polling, no stop check, and the stability
+/// bound only at expected all-nodes. One thread, the two builds side by side (`taskset`
+/// on the two cores, swapped each round), against 9: FFO 48-52 352.3 s against 358.1 s
+/// over eight rounds (faster in seven), 40-47 50.4 s against 51.5 s over four (faster in
+/// three), 53 110.7 s against 112.5 s over two (faster in both). From 11: 48-52 961.4 M
+/// nodes, 43.2/45.2 s against 43.8/46.0 s for 10; 40-47 360.4 M nodes, 52.3 s against
+/// 52.8 s for 9 over four rounds; 53 1.342 G nodes, 103.5 s against 102.5 s for 9 over
+/// two. From 12: 48-52 973.3 M nodes, 81.6 s against 80.5 s for 11 over two. The
+/// stability threshold of 9 empties lowered to 2n - 12 with it (see
+/// [`SOLVE_STABILITY_ALPHA`]): 48-52 955.9 M nodes, 92.3 s against 89.6 s.
+pub const SOLVE_TT_EMPTIES: u32 = 10;
 
 /// Empties from which the solver keeps its bounds in the transposition table; below, the
 /// full search (from [`SOLVE_TT_EMPTIES`]) and the shallow one (from

@@ -36,9 +36,9 @@ pub const SOLVE_SMALL_EMPTIES: u32 = 4;
 /// three), 53 110.7 s against 112.5 s over two (faster in both). From 11: 48-52 961.4 M
 /// nodes, 43.2/45.2 s against 43.8/46.0 s for 10; 40-47 360.4 M nodes, 52.3 s against
 /// 52.8 s for 9 over four rounds; 53 1.342 G nodes, 103.5 s against 102.5 s for 9 over
-/// two. From 12: 48-52 973.3 M nodes, 81.6 s against 80.5 s for 11 over two. The
-/// stability threshold of 9 empties lowered to 2n - 12 with it (see
-/// [`SOLVE_STABILITY_ALPHA`]): 48-52 955.9 M nodes, 92.3 s against 89.6 s.
+/// two. From 12: 48-52 973.3 M nodes, 81.6 s against 80.5 s for 11 over two. From 10
+/// with the stability threshold of 9 empties lowered to 2n - 12 as well (see
+/// [`SOLVE_STABILITY_ALPHA`]): 48-52 955.9 M nodes, 92.3 s against 89.6 s; not kept.
 pub const SOLVE_TT_EMPTIES: u32 = 10;
 
 /// Empties from which the solver keeps its bounds in the transposition table; below, the
@@ -523,9 +523,9 @@ pub const SOLVE_SPLIT_AFTER: usize = 2;
 // extra nodes of FFO 49. Not splitting PV nodes at all: FFO 48-53 2.369 G nodes against
 // 2.419 G, but 55.1/54.3/55.0/51.3 s against 54.4/53.2/53.4/51.9 s, one build after the
 // other. The other thread waits idle while a PV node's first moves are searched. Over
-// all of FFO 40-59 two threads search only 2.3% more nodes than one (12.85 G against
-// 12.56 G), so restarting a helper whose alpha went stale could save at most about that.
-// Not tried.)
+// all of FFO 40-59 two threads search only 3.3% more nodes than one (12.77 G against
+// 12.36 G at 72c48df), so restarting a helper whose alpha went stale could save at most
+// about that. Not tried.)
 
 /// Empties at and below which a midgame node whose depth reaches the end of the game is
 /// solved exactly even when probable cuts are on. Higher: exact endgames cost more

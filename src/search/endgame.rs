@@ -85,8 +85,10 @@ pub struct SolveResult {
     pub nodes: u64,
     /// Positions only looked at, not searched: each child keyed by the move ordering
     /// (from [`SOLVE_FASTEST_FIRST_EMPTIES`]; the table's move is not keyed), each
-    /// evaluation, each child whose entry the enhanced transposition cut-off probes. Edax
-    /// counts these as nodes too: `nodes + peeked` is the node count in its units.
+    /// evaluation, each child whose entry the enhanced transposition cut-off probes; and
+    /// the same in the selective searches that guess the score first
+    /// ([`MidWorker::peeked`]). Edax counts these as nodes too: `nodes + peeked` is the
+    /// node count in its units.
     pub peeked: u64,
     pub time: Duration,
     /// Empty squares of the position.
@@ -1243,8 +1245,8 @@ fn guess<R: Rules>(
 /// table, at each of [`SOLVE_PRESEARCH_SELECTIVITIES`] in turn, each in an aspiration
 /// window around the score of the one before (`guess` first); returns the last score.
 /// The exact search then finds the best move of nearly every node of its upper tree in
-/// the table, as Edax and Egaroucid do before their exact searches. Its nodes count as
-/// the solver's.
+/// the table, as Edax and Egaroucid do before their exact searches. Its nodes and peeks
+/// ([`MidWorker::peeked`]) count as the solver's.
 fn presearch<R: Rules>(
     shared: &Shared<'_>,
     s: &R::S,
@@ -1262,6 +1264,7 @@ fn presearch<R: Rules>(
         });
         m.flush();
         w.nodes += m.nodes;
+        w.peeked += m.peeked;
         w.polled += m.nodes;
         if m.shared_stopped() {
             break;
@@ -1275,7 +1278,7 @@ fn presearch<R: Rules>(
 /// [`estimate_depth`] plies, in a small table of its own. (In the solver's table its
 /// best moves would come first at the nodes it saw, and the solver orders better without
 /// them: FFO 48-52 on one thread took 1.55 G nodes with them against 1.30 G.) Its nodes
-/// count as the solver's.
+/// and peeks count as the solver's.
 fn estimate<R: Rules>(shared: &Shared<'_>, s: &R::S, w: &mut Worker<'_, '_, R>) -> i32 {
     let tt = TranspositionTable::new(ESTIMATE_HASH_MB);
     let scratch = Shared {
@@ -1291,6 +1294,7 @@ fn estimate<R: Rules>(shared: &Shared<'_>, s: &R::S, w: &mut Worker<'_, '_, R>) 
     }
     m.flush();
     w.nodes += m.nodes;
+    w.peeked += m.peeked;
     w.polled += m.nodes;
     guess
 }

@@ -22,10 +22,44 @@ use crate::rules::Rules;
 use crate::square::{Move, Square};
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
+/// What a helper of a split brings back for one move: its score, the helper's counts,
+/// and whether the move failed low.
+struct Helped {
+    v: i32,
+    square: u8,
+    nodes: u64,
+    peeked: u64,
+    polled: u64,
+    failed_low: bool,
+}
+
+impl Helped {
+    /// A move the helper gave up (the split was cut or the search stopped): no score, but
+    /// what it counted so far.
+    fn aborted<R: Rules>(square: u8, w: &MidWorker<'_, '_, R>) -> Helped {
+        Helped {
+            v: -SCORE_INF,
+            square,
+            nodes: w.nodes,
+            peeked: w.peeked,
+            polled: w.polled,
+            failed_low: true,
+        }
+    }
+}
+
 /// One search thread of the midgame search.
 pub(crate) struct MidWorker<'a, 's, R: Rules> {
     shared: &'s Shared<'a>,
     pub nodes: u64,
+    /// Positions only looked at, not searched nor evaluated as leaves: each child the
+    /// move ordering keys (by its replies, with its evaluation or a shallow search, whose
+    /// own nodes count in `nodes`), and the solver's own
+    /// [`SolveResult::peeked`](super::endgame::SolveResult::peeked) below the nodes it
+    /// hands to the solver. Edax counts these as nodes too; the solver adds them to its
+    /// count in Edax's units when this search runs inside it (the pre-search and the
+    /// estimate of its first guess).
+    pub peeked: u64,
     /// Nodes already reported to the control.
     polled: u64,
     split: Option<&'s SplitFlag<'s>>,
@@ -42,6 +76,7 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
         MidWorker {
             shared,
             nodes: 0,
+            peeked: 0,
             polled: 0,
             split,
             selectivity,
@@ -102,6 +137,7 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
         let mut w = EndWorker::<R>::new(self.shared, self.split);
         let v = endgame::window(&mut w, s, alpha.max(-64), beta.min(64), n);
         self.nodes += w.nodes;
+        self.peeked += w.peeked;
         self.polled += w.polled;
         v
     }
@@ -308,6 +344,7 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
                 c.key = if c.square == tt_move {
                     1 << 20
                 } else {
+                    self.peeked += 1;
                     let v = if let Some(base) = &base {
                         -self.evaluate_child(base, &c.next, c.square)
                     } else if sort_depth == 0 {
@@ -325,6 +362,7 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
                 c.key = if c.square == tt_move {
                     1 << 20
                 } else {
+                    self.peeked += 1;
                     let replies = R::legal_moves(&c.next);
                     let value = match &base {
                         Some(base) => self
@@ -341,6 +379,7 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
                 c.key = if c.square == tt_move {
                     1 << 20
                 } else {
+                    self.peeked += 1;
                     Self::heuristic(&c.next, c.square)
                 };
             }
@@ -392,13 +431,13 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
         };
         let shared = self.shared;
         let (selectivity, end_exact_empties) = (self.selectivity, self.end_exact_empties);
-        let results: Vec<(i32, u8, u64, u64, bool)> = rest
+        let results: Vec<Helped> = rest
             .par_iter()
             .map(|c| {
                 let mut w = MidWorker::<R>::new(shared, Some(&flag), selectivity);
                 w.end_exact_empties = end_exact_empties;
                 if flag.is_cut() || shared.control.stopped() {
-                    return (-SCORE_INF, c.square, 0, 0, true);
+                    return Helped::aborted(c.square, &w);
                 }
                 let a = shared_alpha.load(Ordering::Relaxed);
                 let mut v = -w.nws(&c.next, -a - 1, depth - 1, false);
@@ -406,18 +445,34 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
                     v = -w.search(&c.next, -beta, -v, depth - 1, false);
                 }
                 if w.aborted() {
-                    return (-SCORE_INF, c.square, w.nodes, w.polled, true);
+                    return Helped::aborted(c.square, &w);
                 }
                 shared_alpha.fetch_max(v, Ordering::Relaxed);
                 if v >= beta {
                     flag.cut.store(true, Ordering::Relaxed);
                 }
-                (v, c.square, w.nodes, w.polled, v <= a)
+                Helped {
+                    v,
+                    square: c.square,
+                    nodes: w.nodes,
+                    peeked: w.peeked,
+                    polled: w.polled,
+                    failed_low: v <= a,
+                }
             })
             .collect();
         let mut best = (-SCORE_INF, NO_MOVE, true);
-        for (v, m, nodes, polled, failed_low) in results {
+        for Helped {
+            v,
+            square: m,
+            nodes,
+            peeked,
+            polled,
+            failed_low,
+        } in results
+        {
             self.nodes += nodes;
+            self.peeked += peeked;
             self.polled += polled;
             if v > best.0 || (v == best.0 && best.2 && !failed_low) {
                 best = (v, m, failed_low);
@@ -533,6 +588,53 @@ mod tests {
     use crate::rules::Othello;
     use crate::search::control::Control;
     use crate::search::tt::{NEAR_BYTES, TranspositionTable};
+
+    /// What the search counts besides its nodes: every peek of the solver it hands the
+    /// end of the game to, and the children its move ordering keys (Edax counts both as
+    /// nodes, and the solver adds them to its count in Edax's units).
+    #[test]
+    fn the_solvers_peeks_and_the_orderings_keyed_children_count() {
+        // A position with 14 empties from a fixed game of legal moves.
+        let mut p = Position::START;
+        let mut seed = 7u64;
+        while p.n_empties() > 14 {
+            let moves = p.legal_moves();
+            if moves == 0 {
+                p = Position::START;
+                seed += 1;
+                continue;
+            }
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+            let pick = (seed >> 33) % u64::from(moves.count_ones());
+            p = p.play(Bits(moves).nth(pick as usize).expect("a move"));
+        }
+        let (control, eval) = (Control::default(), Evaluator::default());
+        let (mid_tt, end_tt) = (TranspositionTable::new(16), TranspositionTable::new(16));
+        let shared = |tt| Shared {
+            tt,
+            control: &control,
+            eval: &eval,
+            threads: 1,
+        };
+        // Searched to the end, the node goes to the solver: the same nodes and peeks as
+        // the solver's own search of it with the same window, in a table of the same size.
+        let (mid_shared, end_shared) = (shared(&mid_tt), shared(&end_tt));
+        let mut m = MidWorker::<Othello>::new(&mid_shared, None, 0);
+        let v = m.search(&p, -64, 64, 14, false);
+        let mut w = EndWorker::<Othello>::new(&end_shared, None);
+        assert_eq!(v, endgame::window(&mut w, &p, -64, 64, 14));
+        assert!(w.peeked > 0);
+        assert_eq!((m.nodes, m.peeked), (w.nodes, w.peeked));
+        // A midgame search keys children by their replies or their evaluation.
+        let mut m = MidWorker::<Othello>::new(&mid_shared, None, 0);
+        m.search(&Position::START, -SCORE_INF, SCORE_INF, 6, false);
+        assert!(
+            m.peeked > m.nodes / 4,
+            "{} peeks, {} nodes",
+            m.peeked,
+            m.nodes
+        );
+    }
 
     /// The line is read where each position's entry is: near the end, from the solver's
     /// region of the table (in a table larger than that region the two differ), in

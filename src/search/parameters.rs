@@ -184,7 +184,10 @@ pub const SOLVE_ETC_EMPTIES: u32 = 10;
 // prefetch): 40-47 437.96 M nodes against 437.62 M and, side by
 // side, 18.7/20.4/18.3/18.6 s against 19.9/19.8/18.6/18.6 s; 48-52 71.1/80.7 s against
 // 72.9/81.2 s. Not kept. The table's size hardly matters either: 40-47 took 21.3 s with
-// 4 MB and 21.2 s with 1 GB, side by side.)
+// 4 MB and 21.2 s with 1 GB, side by side. Probed after the table's move only, again on
+// 2026-12-02 with the thread's caches below 12 empties: FFO 48-52 956.9 M nodes against
+// 956.1 M, 92.1 s against 92.8 s over two rounds side by side, within the noise; and
+// fewer children probed means fewer nodes in Edax's units, not a faster node.)
 // (With the near region of the table, the children's keys computed and probed without
 // the prefetches: FFO 50 one round side by side 40.3 s against 40.9 s with a 512 MB
 // table, 54.2 s against 52.1 s with 1 MB. The prefetches neither help nor hurt now; kept.)
@@ -333,7 +336,10 @@ pub const ORDER_SOLVE_EVAL_WEIGHT: i32 = 5;
 // (The evaluation from a one-byte copy of the weights (each stage rounded to a step of
 // 19-49 units, 167 KB a stage, so the two stages the ordering reads fit the 512 KB L2):
 // FFO 48-52 1.338 G nodes against 1.339 G and 72.3/77.2 s against 73.1/77.5 s side by
-// side; not worth a second table. The weights on huge pages (the kernel's transparent
+// side; not worth a second table. Again on the machine with 1 MiB of L2 and the
+// solver's own weights, in steps of 32 units (a quarter disc) for every stage: FFO 40-47
+// 377.1 M nodes against 358.8 M and 21.7 s against 21.0 s over two rounds, 48-52 976.6 M
+// against 956.1 M and 79.7 s against 79.9 s (2026-12-02). The weights on huge pages (the kernel's transparent
 // huge pages set to `always` for the run, so the 10 MB of unpacked weights got them in
 // most of their 2 MiB blocks, as `smaps` showed; one binary, two copies side by side,
 // three rounds each way): FFO 50 42.4 s a run against 42.9 s with 4 KiB pages, within

@@ -589,6 +589,15 @@ mod tests {
     use crate::search::control::Control;
     use crate::search::tt::{NEAR_BYTES, TranspositionTable};
 
+    /// The position after a move of `p` (which has one) picked by `seed`, advanced first:
+    /// a step of a fixed pseudo-random game.
+    fn random_move(p: &Position, seed: &mut u64) -> Position {
+        let moves = p.legal_moves();
+        *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+        let pick = (*seed >> 33) % u64::from(moves.count_ones());
+        p.play(Bits(moves).nth(pick as usize).expect("a move"))
+    }
+
     /// What the search counts besides its nodes: every peek of the solver it hands the
     /// end of the game to, and the children its move ordering keys (Edax counts both as
     /// nodes, and the solver adds them to its count in Edax's units).
@@ -604,9 +613,7 @@ mod tests {
                 seed += 1;
                 continue;
             }
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
-            let pick = (seed >> 33) % u64::from(moves.count_ones());
-            p = p.play(Bits(moves).nth(pick as usize).expect("a move"));
+            p = random_move(&p, &mut seed);
         }
         let (control, eval) = (Control::default(), Evaluator::default());
         let (mid_tt, end_tt) = (TranspositionTable::new(16), TranspositionTable::new(16));
@@ -669,9 +676,7 @@ mod tests {
                 seed += 1;
                 continue;
             }
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
-            let pick = (seed >> 33) % u64::from(moves.count_ones());
-            p = p.play(Bits(moves).nth(pick as usize).expect("a move"));
+            p = random_move(&p, &mut seed);
         };
         let (tt, control, eval) = (
             TranspositionTable::new(TABLE_MB),

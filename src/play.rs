@@ -386,17 +386,27 @@ impl<W: Write> Session<'_, W> {
             "Game over: {verdict} ({b}-{w} on the board, {} rules).",
             self.game.variant()
         )?;
-        write!(self.out, "Save the game? File name (empty: no): ")?;
+        write!(
+            self.out,
+            "Save the game? File name (empty or no: don't save): "
+        )?;
         self.out.flush()?;
         let mut line = String::new();
-        if input.read_line(&mut line)? > 0 && !line.trim().is_empty() {
-            self.save(line.trim())?;
-        } else {
-            writeln!(self.out)?;
+        if input.read_line(&mut line)? == 0 {
+            return writeln!(self.out);
         }
-        Ok(())
+        let answer = line.trim();
+        // A word that answers no, or a command typed out of habit, is not a file name.
+        if DECLINE_SAVE.contains(&answer.to_ascii_lowercase().as_str()) {
+            return writeln!(self.out, "not saved");
+        }
+        self.save(answer)
     }
 }
+
+/// Answers to the save prompt at the end of a game that mean "don't save": empty, no,
+/// and the commands that leave.
+const DECLINE_SAVE: &[&str] = &["", "n", "no", "quit", "exit", "q"];
 
 /// A letter and a number, like a square name outside the board (`z9`, `a10`).
 fn looks_like_square(text: &str) -> bool {

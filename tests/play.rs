@@ -172,3 +172,23 @@ fn volte_plays_its_colour_and_watches_itself() {
     );
     assert!(out.matches("volte (").count() >= 58, "{out}");
 }
+
+#[test]
+fn quit_at_the_save_prompt_saves_nothing() {
+    // Typed out of habit at the end of a game, a command that leaves is not a file name
+    // (a file called `quit` was once saved in the working directory this way).
+    let cwd = std::env::current_dir().unwrap();
+    for answer in ["quit", "no", "Q", ""] {
+        let out = session(
+            &format!("{answer}\n"),
+            Game::new(Variant::Othello),
+            Seats::None,
+            1,
+        );
+        assert!(out.contains("Game over:"), "{out}");
+        assert!(out.trim_end().ends_with("not saved"), "{answer:?}: {out}");
+        assert!(!out.contains("saved to"), "{answer:?}: {out}");
+    }
+    // Nothing was written where the relative name would have gone.
+    assert!(!cwd.join("quit").exists());
+}

@@ -339,14 +339,14 @@ pub const ORDER_SOLVE_EVAL_WEIGHT: i32 = 5;
 // side; not worth a second table. Again on the machine with 1 MiB of L2 and the
 // solver's own weights, in steps of 32 units (a quarter disc) for every stage: FFO 40-47
 // 377.1 M nodes against 358.8 M and 21.7 s against 21.0 s over two rounds, 48-52 976.6 M
-// against 956.1 M and 79.7 s against 79.9 s (2026-12-02). The weights on huge pages (the kernel's transparent
-// huge pages set to `always` for the run, so the 10 MB of unpacked weights got them in
-// most of their 2 MiB blocks, as `smaps` showed; one binary, two copies side by side,
-// three rounds each way): FFO 50 42.4 s a run against 42.9 s with 4 KiB pages, within
-// the noise; the weight loads miss the caches, not the TLB. Evaluating only the four
-// best children by the cheap key (the others after them, by that key): the 100 positions
-// of the 2019-2024 games at 22 empties (see [`ORDER_MOBILITY_WEIGHT`]), 2.146 G nodes
-// against 2.115 G and slower.
+// against 956.1 M and 79.7 s against 79.9 s (2026-12-02). The weights on huge pages
+// (the kernel's transparent huge pages set to `always` for the run, so the 10 MB of
+// unpacked weights got them in most of their 2 MiB blocks, as `smaps` showed; one
+// binary, two copies side by side, three rounds each way): FFO 50 42.4 s a run against
+// 42.9 s with 4 KiB pages, within the noise; the weight loads miss the caches, not the
+// TLB. Evaluating only the four best children by the cheap key (the others after them,
+// by that key): the 100 positions of the 2019-2024 games at 22 empties (see
+// [`ORDER_MOBILITY_WEIGHT`]), 2.146 G nodes against 2.115 G and slower.
 // Without the evaluation at expected all-nodes below 16 empties, the same positions:
 // 2.131 G nodes, 82.5/93.7 s against 84.5/90.4 s in two pairs, within the noise.)
 // (Re-checked with the current solver, FFO 40-47 one thread: 493.1 M nodes with weight 2,

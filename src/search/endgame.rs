@@ -1212,10 +1212,15 @@ pub(crate) fn root<R: Rules>(shared: &Shared<'_>, s: &R::S, options: &SolveOptio
         result.best_move = Some(Move::Play(Square::from_index(best)));
         result.best_moves = vec![Move::Play(Square::from_index(best))];
     }
-    if options.mode == SolveMode::Exact {
-        result.pv = principal_variation::<R>(&mut w, s, result.score, n);
-    } else {
-        result.pv = result.best_move.into_iter().collect();
+    // The line starts with the best move: another move may reach the same score, and the
+    // table may hold either.
+    result.pv = result.best_move.into_iter().collect();
+    if options.mode == SolveMode::Exact
+        && let Some(Move::Play(sq)) = result.best_move
+    {
+        let next = R::play(s, sq.index());
+        let rest = principal_variation::<R>(&mut w, &next, -result.score, n - 1);
+        result.pv.extend(rest);
     }
     w.flush();
     result.nodes = w.nodes;
@@ -1501,14 +1506,45 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(
+        debug_assertions,
+        ignore = "slow in a debug build: run cargo test --release"
+    )]
     fn the_presearch_keeps_the_exact_score() {
-        if cfg!(debug_assertions) {
-            eprintln!("SKIPPED the_presearch_keeps_the_exact_score in a debug build");
-            return;
-        }
         presearch_keeps_the_exact_score::<Othello>(Variant::Othello);
         presearch_keeps_the_exact_score::<Anti>(Variant::Anti);
         presearch_keeps_the_exact_score::<Reversi1889>(Variant::Reversi1889);
+    }
+
+    /// The solver's move generator keeps every move of a position with more than any
+    /// reached by play.
+    #[test]
+    fn generation_keeps_all_35_moves() {
+        let p = crate::search::many_moves_position();
+        let moves = p.legal_moves();
+        let (control, eval, tt) = (
+            Control::default(),
+            Evaluator::default(),
+            TranspositionTable::new(1),
+        );
+        let shared = Shared {
+            tt: &tt,
+            control: &control,
+            eval: &eval,
+            threads: 1,
+        };
+        let mut w = Worker::<Othello>::new(&shared, None);
+        let n = p.n_empties();
+        for tt_move in [NO_MOVE, 63 - moves.leading_zeros() as u8] {
+            let mut list = MoveList::new();
+            w.generate(&p, moves, n, tt_move, &mut list);
+            let listed = list
+                .as_mut_slice()
+                .iter()
+                .fold(0u64, |b, c| b | 1 << c.square);
+            assert_eq!(listed, moves);
+            assert_eq!(list.as_mut_slice().len(), 35);
+        }
     }
 
     /// Bits of the four 4x4 quadrants, which [`odd_quadrants`] computes with without

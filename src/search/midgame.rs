@@ -643,6 +643,36 @@ mod tests {
         );
     }
 
+    /// The move generator keeps every move of a position with more than any reached by
+    /// play, at every depth (the ordering differs with the depth).
+    #[test]
+    fn generation_keeps_all_35_moves() {
+        let p = crate::search::many_moves_position();
+        let moves = p.legal_moves();
+        let (control, eval, tt) = (
+            Control::default(),
+            Evaluator::default(),
+            TranspositionTable::new(1),
+        );
+        let shared = Shared {
+            tt: &tt,
+            control: &control,
+            eval: &eval,
+            threads: 1,
+        };
+        let mut m = MidWorker::<Othello>::new(&shared, None, 0);
+        for depth in [1, 4, 8] {
+            let mut list = MoveList::new();
+            m.generate(&p, moves, depth, NO_MOVE, &mut list);
+            let listed = list
+                .as_mut_slice()
+                .iter()
+                .fold(0u64, |b, c| b | 1 << c.square);
+            assert_eq!(listed, moves, "depth {depth}");
+            assert_eq!(list.as_mut_slice().len(), 35, "depth {depth}");
+        }
+    }
+
     /// The line is read where each position's entry is: near the end, from the solver's
     /// region of the table (in a table larger than that region the two differ), in
     /// preference to an entry of the whole table for the same position.

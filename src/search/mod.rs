@@ -77,8 +77,10 @@ pub(crate) struct Candidate<S> {
 /// No position has every square as a legal move: the marker for "not computed".
 pub(crate) const UNKNOWN_MOVES: u64 = u64::MAX;
 
-/// Most legal moves a position can have (33 is the known maximum in Othello).
-pub(crate) const MAX_MOVES: usize = 34;
+/// Room for every legal move of any position the program accepts: a move is a square,
+/// so no position has more than 64 (33 is the most known in positions reached by play,
+/// but OBF and `--position` accept any discs).
+pub(crate) const MAX_MOVES: usize = 64;
 
 /// A fixed-capacity list of candidates on the stack, left uninitialised past its length
 /// so that making one costs nothing.
@@ -96,12 +98,12 @@ impl<S: Copy> MoveList<S> {
         }
     }
 
+    /// Adds a candidate. Lists are filled from a move mask, one candidate per square, so
+    /// they never hold more than [`MAX_MOVES`].
     #[inline]
     pub fn push(&mut self, c: Candidate<S>) {
-        if self.len < MAX_MOVES {
-            self.items[self.len].write(c);
-            self.len += 1;
-        }
+        self.items[self.len].write(c);
+        self.len += 1;
     }
 
     #[inline]
@@ -122,4 +124,45 @@ pub(crate) fn pick<S: Copy>(list: &mut [Candidate<S>], i: usize) {
         }
     }
     list.swap(i, best);
+}
+
+/// A legal position (black to move) with 35 moves, more than any reached by play: the
+/// searches' move lists must hold them all.
+#[cfg(test)]
+pub(crate) fn many_moves_position() -> crate::board::Position {
+    let (black, white) = crate::formats::parse_cells(concat!(
+        "........", ".O.O.OO.", ".OXOXXO.", ".OXXOX..", ".O...XO.", ".XXO.XX.", ".OOXXOO.",
+        "........"
+    ))
+    .unwrap();
+    crate::board::Position::new(black, white)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bitboard::Bits;
+    use crate::board::Position;
+
+    #[test]
+    fn the_move_list_holds_every_legal_move() {
+        let pos = many_moves_position();
+        let moves = pos.legal_moves();
+        assert_eq!(moves.count_ones(), 35);
+        let mut list = MoveList::<Position>::new();
+        for x in Bits(moves) {
+            list.push(Candidate {
+                square: x,
+                next: pos.play(x),
+                key: 0,
+                replies: UNKNOWN_MOVES,
+            });
+        }
+        let listed = list
+            .as_mut_slice()
+            .iter()
+            .fold(0u64, |m, c| m | 1 << c.square);
+        assert_eq!(list.as_mut_slice().len(), 35);
+        assert_eq!(listed, moves);
+    }
 }

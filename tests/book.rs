@@ -166,6 +166,53 @@ fn nboard_hint_shows_book_lines_and_learn_saves_the_game() {
     assert!(learnt.stale(0).is_empty());
 }
 
+/// In a book position, `hint n` answers `min(n, legal moves)` moves: the book's as `book`
+/// lines, the others searched as `search` lines, each move once.
+#[test]
+fn nboard_hint_in_the_book_answers_the_other_moves_too() {
+    let after = "(;GM[Othello]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[D6];)";
+    let game = volte::formats::ggf::parse_game(after).unwrap();
+    let legal = game.legal_moves().count_ones() as usize;
+    for n in [3, 64] {
+        let sink = Sink::default();
+        let input = format!("set depth 3\nset game {after}\nhint {n}\nquit\n");
+        nboard::run(
+            input.as_bytes(),
+            Box::new(sink.clone()),
+            ProtocolOptions {
+                level: 3,
+                hash_mb: 4,
+                book: Some(Arc::new(small_book())),
+                ..ProtocolOptions::default()
+            },
+        );
+        let out = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
+        let first = |l: &str| l.split(' ').nth(1).unwrap()[..2].to_string();
+        let book: Vec<String> = out
+            .lines()
+            .filter(|l| l.starts_with("book "))
+            .map(first)
+            .collect();
+        let search: Vec<&str> = out.lines().filter(|l| l.starts_with("search ")).collect();
+        let last_depth = search.last().map(|l| l.rsplit(' ').next().unwrap());
+        let mut searched: Vec<String> = search
+            .iter()
+            .filter(|l| l.rsplit(' ').next() == last_depth)
+            .map(|l| first(l))
+            .collect();
+        assert!(!book.is_empty() && book.len() < 3, "{out}");
+        assert_eq!(book.len() + searched.len(), n.min(legal), "{out}");
+        searched.extend(book);
+        searched.sort();
+        searched.dedup();
+        assert_eq!(searched.len(), n.min(legal), "each move once: {out}");
+        for m in &searched {
+            let mv = volte::square::Move::parse(m).unwrap();
+            game.check(mv).unwrap();
+        }
+    }
+}
+
 fn volte(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_volte"))
         .args(args)
@@ -232,7 +279,7 @@ fn book_commands_learn_build_show_and_stats() {
 }
 
 #[test]
-fn the_shipped_book_answers_at_once_and_covers_the_xot_openings() {
+fn the_shipped_book_answers_at_once() {
     let book = Book::shipped(Variant::Othello).expect("volte ships an Othello book");
     let start = Variant::Othello.start_state();
     let t = Instant::now();
@@ -242,9 +289,16 @@ fn the_shipped_book_answers_at_once_and_covers_the_xot_openings() {
     assert!(moves.iter().all(|m| m.score.abs() <= 4));
     // (The time is printed, not asserted: `cargo bench --bench book` measures it.)
     eprintln!("book lookup at the start: {first:?}");
-    let Some(data) = common::data_dir("the_shipped_book_covers_the_xot_openings") else {
-        return;
-    };
+}
+
+#[test]
+#[cfg_attr(
+    volte_no_data,
+    ignore = "needs the shared data folder (set VOLTE_DATA)"
+)]
+fn the_shipped_book_covers_the_xot_openings() {
+    let book = Book::shipped(Variant::Othello).expect("volte ships an Othello book");
+    let data = common::data_dir();
     let text = std::fs::read_to_string(data.join("openings/xot-large.txt")).unwrap();
     let mut checked = 0;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {

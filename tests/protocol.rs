@@ -12,7 +12,8 @@ use std::time::{Duration, Instant};
 use volte::formats::ggf;
 use volte::game::Game;
 use volte::protocol::{ProtocolOptions, gtp, nboard};
-use volte::rules::Variant;
+use volte::rules::{State, Variant};
+use volte::search::endgame::{SolveOptions, Solver};
 use volte::square::{Color, Move};
 
 /// The read end of a channel of bytes, as the loops' stdin.
@@ -692,4 +693,247 @@ fn the_binary_plays_nboard_over_pipes() {
     assert!(err.is_empty(), "stderr: {err}");
     assert!(game.moves().len() >= 58);
     let _ = Color::Black;
+}
+
+/// The `search` lines of a `hint` up to its `nodestats`: (pv, score, depth field).
+fn hint_lines(c: &Client, n: usize) -> Vec<(String, i32, String)> {
+    c.send(&format!("hint {n}"));
+    let mut lines = Vec::new();
+    loop {
+        let l = c.next();
+        if l.starts_with("nodestats") {
+            return lines;
+        }
+        if let Some(rest) = l.strip_prefix("search ") {
+            let f: Vec<&str> = rest.split(' ').collect();
+            assert_eq!(f.len(), 4, "{l}");
+            lines.push((f[0].to_string(), f[1].parse().unwrap(), f[3].to_string()));
+        }
+    }
+}
+
+/// The lines of the last iteration (the final depth field).
+fn last_iteration(lines: &[(String, i32, String)]) -> Vec<(String, i32)> {
+    let Some((_, _, depth)) = lines.last() else {
+        return Vec::new();
+    };
+    lines
+        .iter()
+        .filter(|(_, _, d)| d == depth)
+        .map(|(pv, v, _)| (pv.clone(), *v))
+        .collect()
+}
+
+/// Where the side to move must pass, every hint line starts with the pass and carries the
+/// passing side's score (the negation of the other side's line after the pass).
+#[test]
+fn nboard_hint_where_the_side_to_move_must_pass() {
+    // White to move has none; black then has a8 and c8.
+    let board = concat!(
+        "OOOOOOO*", "OOOOOOOO", "OOOOOOOO", "OOOOOOOO", "OOOOOOOO", "OOOOOOOO", "OOOOOOO*",
+        "-O-O****"
+    );
+    let ggf_text = format!("(;GM[Othello]TY[8]BO[8 {board} O];)");
+    let game = ggf::parse_game(&ggf_text).unwrap();
+    assert_eq!(game.legal_moves(), 0);
+    assert!(!game.is_over());
+    let c = Client::start(false, quick());
+    c.send(&format!("set game {ggf_text}"));
+    let white = last_iteration(&hint_lines(&c, 4));
+    c.send("move PA");
+    let black = last_iteration(&hint_lines(&c, 4));
+    assert_eq!(black.len(), 2, "{black:?}");
+    assert_eq!(white.len(), 2, "{white:?}");
+    for ((wpv, wv), (bpv, bv)) in white.iter().zip(&black) {
+        assert_eq!(wpv, &format!("PA{bpv}"));
+        assert_eq!(*wv, -bv, "{white:?} {black:?}");
+    }
+    // White wins this position whatever black does.
+    assert!(white.iter().all(|&(_, v)| v > 0), "{white:?}");
+    c.send("quit");
+    c.finish();
+}
+
+/// The exact score of every move of `state` (the passing side's, after a forced pass),
+/// solved afresh.
+fn fresh_scores(variant: Variant, state: &State) -> Vec<(String, i32)> {
+    let (state, sign, prefix) = if variant.legal_moves(state) == 0 {
+        (state.pass(), -1, "PA")
+    } else {
+        (*state, 1, "")
+    };
+    let r = Solver::new(16).solve(
+        variant,
+        &state,
+        &SolveOptions {
+            all_moves: true,
+            ..Default::default()
+        },
+    );
+    r.move_scores
+        .iter()
+        .map(|&(m, v)| (format!("{prefix}{}", m.to_upper()), sign * v))
+        .collect()
+}
+
+/// A session as a GUI holds it: a game of `go`s, then `hint 64` at every ply from 12
+/// empties on. The last iteration names every legal move exactly once, first in its line,
+/// with the score a fresh solve gives (what earlier searches left in the table must not
+/// leak into the lines).
+#[test]
+fn nboard_hint_names_every_move_once_after_a_session() {
+    let starts = [
+        "(;GM[Othello]TY[8]BO[8 ---------------------------O*------*O--------------------------- *];)",
+        "(;GM[Othello]TY[8a]BO[8 ---------------------------O*------*O--------------------------- *];)",
+        "(;GM[Reversi1889]TY[8]BO[8 ---------------------------------------------------------------- *];)",
+    ];
+    for start in starts {
+        let c = Client::start(
+            false,
+            ProtocolOptions {
+                level: 6,
+                hash_mb: 4,
+                ..ProtocolOptions::default()
+            },
+        );
+        c.send(&format!("set game {start}"));
+        let mut game = ggf::parse_game(start).unwrap();
+        let variant = game.variant();
+        let mut hinted = 0;
+        while !game.is_over() {
+            if game.current().pos.n_empties() <= 12 {
+                let lines = last_iteration(&hint_lines(&c, 64));
+                let mut expected = fresh_scores(variant, game.current());
+                let mut got: Vec<(String, i32)> = lines
+                    .iter()
+                    .map(|(pv, v)| {
+                        let first = if pv.starts_with("PA") { 4 } else { 2 };
+                        (pv[..first].to_string(), *v)
+                    })
+                    .collect();
+                expected.sort();
+                got.sort();
+                assert_eq!(got, expected, "{variant} {}", game.transcript());
+                hinted += 1;
+            }
+            c.send("go");
+            let reply = c.until(|l| l.starts_with("==="));
+            let record = ggf::parse_move_item(&reply[4..]).unwrap();
+            game.play_record(record).unwrap();
+            c.send(&format!("move {}", record.mv.to_upper()));
+        }
+        assert!(hinted >= 10, "{variant}: {hinted} hints");
+        c.send("quit");
+        c.finish();
+    }
+}
+
+/// A legal position (black to move) with 35 moves, more than any reached by play: no
+/// search may drop one.
+const MANY_MOVES: &str = concat!(
+    "........", ".O.O.OO.", ".OXOXXO.", ".OXXOX..", ".O...XO.", ".XXO.XX.", ".OOXXOO.", "........"
+);
+
+#[test]
+fn nboard_hint_and_go_see_all_35_moves() {
+    let ggf_text = format!("(;GM[Othello]TY[8]BO[8 {MANY_MOVES} *];)");
+    let game = ggf::parse_game(&ggf_text).unwrap();
+    assert_eq!(game.legal_moves().count_ones(), 35);
+    let c = Client::start(false, quick());
+    c.send(&format!("set game {ggf_text}"));
+    let lines = last_iteration(&hint_lines(&c, 64));
+    let mut firsts: Vec<String> = lines.iter().map(|(pv, _)| pv[..2].to_string()).collect();
+    firsts.sort();
+    firsts.dedup();
+    let mut legal: Vec<String> = volte::bitboard::Bits(game.legal_moves())
+        .map(|x| Move::Play(volte::square::Square::from_index(x)).to_upper())
+        .collect();
+    legal.sort();
+    assert_eq!(lines.len(), 35);
+    assert_eq!(firsts, legal);
+    // `go` at a few depths answers a legal move.
+    for depth in [1, 4, 6] {
+        c.send(&format!("set depth {depth}"));
+        c.until(|l| l.starts_with("set myname"));
+        c.send("go");
+        let reply = c.until(|l| l.starts_with("==="));
+        let record = ggf::parse_move_item(&reply[4..]).unwrap();
+        game.check(record.mv).unwrap();
+    }
+    c.send("quit");
+    c.finish();
+}
+
+/// `analyze` sends black's view, as the GUI draws it: where the engine solves exactly
+/// (the last plies of a game it played perfectly from there), every value is black's
+/// final result, whoever is to move.
+#[test]
+fn nboard_analysis_is_in_blacks_view() {
+    let played = nboard_game(
+        "(;GM[Othello]TY[8]BO[8 ---------------------------O*------*O--------------------------- *];)",
+    );
+    let result = played.final_score_black().unwrap();
+    assert_ne!(result, 0, "a drawn game would not tell the views apart");
+    let c = Client::start(false, quick());
+    c.send(&format!("set game {}", ggf::write(&played)));
+    c.send("analyze");
+    let plies = played.states().len();
+    let mut values = vec![None; plies];
+    for _ in 0..plies {
+        let l = c.until(|l| l.starts_with("analysis"));
+        let f: Vec<&str> = l.split(' ').collect();
+        values[f[1].parse::<usize>().unwrap()] = Some(f[2].parse::<i32>().unwrap());
+    }
+    // The game was played with exact solves from 6 empties; analysis solves from 4.
+    let mut checked = 0;
+    for (ply, state) in played.states().iter().enumerate() {
+        if state.pos.n_empties() <= 4 {
+            assert_eq!(values[ply], Some(result), "ply {ply}: {values:?}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 4);
+    c.send("quit");
+    c.finish();
+}
+
+/// `learn` runs beside the command loop: a `ping` right after two `learn`s is answered
+/// before either game is learnt, and both are learnt, in turn.
+#[test]
+fn nboard_learn_never_holds_up_ping() {
+    let book = volte::book::Book::shipped(Variant::Othello).expect("volte ships a book");
+    let c = Client::start(
+        false,
+        ProtocolOptions {
+            level: 10,
+            hash_mb: 4,
+            book: Some(book),
+            ..ProtocolOptions::default()
+        },
+    );
+    c.send("set depth 10");
+    c.until(|l| l.starts_with("set myname"));
+    // A game far out of the book: its leaves are searched 10 deep.
+    let mut game = Game::new(Variant::Othello);
+    let mut rng = Lcg(3);
+    while game.moves().len() < 30 {
+        let moves: Vec<u8> = volte::bitboard::Bits(game.legal_moves()).collect();
+        let x = moves[rng.next() as usize % moves.len()];
+        game.play(Move::Play(volte::square::Square::from_index(x)))
+            .unwrap();
+    }
+    c.send(&format!("set game {}", ggf::write(&game)));
+    c.send("learn");
+    c.send("learn");
+    let asked = Instant::now();
+    c.send("ping 5");
+    let first = c.until(|l| l == "pong 5" || l == "learned");
+    let delay = asked.elapsed();
+    eprintln!("pong {:.1} ms after two learns", delay.as_secs_f64() * 1e3);
+    assert_eq!(first, "pong 5");
+    assert!(delay < Duration::from_secs(1), "{delay:?}");
+    c.until(|l| l == "learned");
+    c.until(|l| l == "learned");
+    c.send("quit");
+    c.finish();
 }

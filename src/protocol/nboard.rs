@@ -8,10 +8,10 @@ use crate::engine::{Engine, Limits};
 use crate::formats::ggf;
 use crate::game::Game;
 use crate::search::driver::{Iteration, ResultKind};
-use crate::square::Move;
+use crate::square::{Color, Move};
 use std::io::{BufRead, Write};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, mpsc};
 use std::time::Instant;
 
 /// The depth field of a `search` line: the midgame depth, or `100%` for an exact solve,
@@ -57,8 +57,8 @@ struct Session {
     book_path: Option<std::path::PathBuf>,
     /// The engine options, for the engine that learns.
     options: ProtocolOptions,
-    /// The running `learn`, which neither `ping` nor a new game stops.
-    learner: Option<std::thread::JoinHandle<()>>,
+    /// The thread that learns games, which neither `ping` nor a new game stops.
+    learner: Option<Learner>,
 }
 
 /// Plies of a game NBoard's `learn` adds to the book.
@@ -89,9 +89,9 @@ pub fn run(input: impl BufRead, output: Box<dyn Write + Send>, options: Protocol
         }
     }
     session.halt();
-    // A game being learnt is finished and saved before volte exits.
+    // The games being learnt are finished and saved before volte exits.
     if let Some(learner) = session.learner.take() {
-        let _ = learner.join();
+        learner.finish();
     }
 }
 
@@ -252,38 +252,46 @@ impl Session {
         });
     }
 
+    /// The `n` best moves (all when fewer are legal): the book's as `book` lines, then the
+    /// others searched as `search` lines. Where the side to move must pass, every line
+    /// starts with the pass and scores for that side.
     fn hint(&mut self, n: usize) {
         if self.game.is_over() {
             self.status("the game is over");
             return;
         }
-        // In the book: its moves at once, as `book` lines, and no search.
+        let variant = self.game.variant();
         let mut state = *self.game.current();
-        let mut prefix = String::new();
+        let mut prefix = "";
         if self.game.legal_moves() == 0 {
             state = state.pass();
-            prefix.push_str("PA");
+            prefix = "PA";
         }
-        let book = self.engine.book_moves(self.game.variant(), &state);
-        if !book.is_empty() {
-            for m in book.iter().take(n) {
-                let depth = if m.exact {
-                    "100%".to_string()
-                } else {
-                    m.depth.to_string()
-                };
-                let score = if prefix.is_empty() { m.score } else { -m.score };
-                self.out.line(&format!(
-                    "book {prefix}{} {score} {} {depth}",
-                    pv_text(&m.line),
-                    m.games
-                ));
-            }
+        let book = self.engine.book_moves(variant, &state);
+        let mut in_book = 0u64;
+        for m in book.iter().take(n) {
+            let depth = if m.exact {
+                "100%".to_string()
+            } else {
+                m.depth.to_string()
+            };
+            let score = if prefix.is_empty() { m.score } else { -m.score };
+            self.out.line(&format!(
+                "book {prefix}{} {score} {} {depth}",
+                pv_text(&m.line),
+                m.games
+            ));
+            in_book |= 1 << m.square.index();
+        }
+        let others = variant.legal_moves(&state) & !in_book;
+        let lines = n - n.min(book.len());
+        if others == 0 || lines == 0 {
             self.out.line("status");
             return;
         }
         let limits = Limits {
-            lines: n,
+            lines,
+            root_moves: (in_book != 0).then_some(others),
             ..self.limits()
         };
         let (engine, game, out) = (
@@ -312,47 +320,27 @@ impl Session {
 
     /// Adds the game to the book (its first [`LEARN_PLIES`] plies, leaves searched at the
     /// session's level by an engine of its own, so that play goes on meanwhile), saves the
-    /// book when it came from a file, and replies `learned`. One game is learnt at a time.
+    /// book when it came from a file, and replies `learned`. Games are learnt one at a
+    /// time, in the order asked, on a thread of their own: the command loop never waits.
     fn learn(&mut self) {
-        if let Some(previous) = self.learner.take() {
-            let _ = previous.join();
-        }
-        let (engine, game, out) = (
-            Arc::clone(&self.engine),
-            self.game.clone(),
-            self.out.clone(),
-        );
-        let (level, path) = (self.level, self.book_path.clone());
-        let searcher = ProtocolOptions {
-            threads: 1,
-            hash_mb: self.options.hash_mb.min(64),
-            ..self.options.clone()
-        }
-        .engine();
-        out.line("status learning");
-        self.learner = Some(std::thread::spawn(move || {
-            let depth = crate::engine::Level::new(level).depth;
-            match engine.learn(&searcher, &game, LEARN_PLIES, depth, LEARN_SOLVE_FROM) {
-                Err(e) => out.line(&format!("status {e}")),
-                Ok((added, searched)) => {
-                    let saved = match (&path, engine.book()) {
-                        (Some(p), Some(book)) => match book.save(p) {
-                            Ok(()) => format!("saved to {}", p.display()),
-                            Err(e) => format!("not saved: {e:#}"),
-                        },
-                        _ => "kept for this session (start volte with --book FILE to keep it)"
-                            .to_string(),
-                    };
-                    out.line(&format!(
-                        "status learned: {added} positions added, {searched} searched, {saved}"
-                    ));
-                }
-            }
-            out.line("learned");
-        }));
+        let job = LearnJob {
+            game: self.game.clone(),
+            level: self.level,
+        };
+        self.out.line("status learning");
+        let learner = self.learner.get_or_insert_with(|| {
+            Learner::start(
+                Arc::clone(&self.engine),
+                self.out.clone(),
+                self.book_path.clone(),
+                self.options.clone(),
+            )
+        });
+        learner.submit(job);
     }
 
-    /// Retrograde analysis: the score of every position from the last back to the first.
+    /// Retrograde analysis: the score of every position from the last back to the first,
+    /// in black's view (positive when black is ahead), as the GUI draws it.
     fn analyze(&mut self) {
         let (engine, game, out) = (
             Arc::clone(&self.engine),
@@ -375,10 +363,80 @@ impl Session {
                 if cancel.load(Ordering::Relaxed) {
                     break;
                 }
-                out.line(&format!("analysis {ply} {score}"));
+                // The GUI plots the values as they come, beside curves in black's view.
+                let black = match game.side_at(ply) {
+                    Color::Black => score,
+                    Color::White => -score,
+                };
+                out.line(&format!("analysis {ply} {black}"));
             }
             out.line("status");
         });
+    }
+}
+
+/// A game to add to the book, at the level of the session when `learn` came.
+struct LearnJob {
+    game: Game,
+    level: u32,
+}
+
+/// The thread that learns games into the book, one after the other, with a searching
+/// engine of its own (made on that thread, so that `learn` returns at once).
+struct Learner {
+    jobs: mpsc::Sender<LearnJob>,
+    thread: std::thread::JoinHandle<()>,
+}
+
+impl Learner {
+    fn start(
+        engine: Arc<Engine>,
+        out: Output,
+        path: Option<std::path::PathBuf>,
+        options: ProtocolOptions,
+    ) -> Learner {
+        let (jobs, queue) = mpsc::channel::<LearnJob>();
+        let thread = std::thread::spawn(move || {
+            let searcher = ProtocolOptions {
+                threads: 1,
+                hash_mb: options.hash_mb.min(64),
+                ..options
+            }
+            .engine();
+            for job in queue {
+                let depth = crate::engine::Level::new(job.level).depth;
+                match engine.learn(&searcher, &job.game, LEARN_PLIES, depth, LEARN_SOLVE_FROM) {
+                    Err(e) => out.line(&format!("status {e}")),
+                    Ok((added, searched)) => {
+                        let saved = match (&path, engine.book()) {
+                            (Some(p), Some(book)) => match book.save(p) {
+                                Ok(()) => format!("saved to {}", p.display()),
+                                Err(e) => format!("not saved: {e:#}"),
+                            },
+                            _ => "kept for this session (start volte with --book FILE to keep it)"
+                                .to_string(),
+                        };
+                        out.line(&format!(
+                            "status learned: {added} positions added, {searched} searched, {saved}"
+                        ));
+                    }
+                }
+                out.line("learned");
+            }
+        });
+        Learner { jobs, thread }
+    }
+
+    /// Queues a game behind those already asked for.
+    fn submit(&self, job: LearnJob) {
+        // The thread only ends when the sender is dropped, so the send cannot fail.
+        let _ = self.jobs.send(job);
+    }
+
+    /// Learns the queued games, then ends the thread.
+    fn finish(self) {
+        drop(self.jobs);
+        let _ = self.thread.join();
     }
 }
 

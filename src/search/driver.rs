@@ -440,13 +440,26 @@ fn aspiration<R: Rules>(
     }
 }
 
-/// An iteration of the position after a forced pass, seen from the side that passes.
+/// An iteration of the position after a forced pass, seen from the side that passes: every
+/// line starts with the pass and carries that side's score.
 fn negate_pass(it: &Iteration) -> Iteration {
+    let after_pass = |pv: &[Move]| {
+        std::iter::once(Move::Pass)
+            .chain(pv.iter().copied())
+            .collect()
+    };
     Iteration {
         score: -it.score,
         best_move: Move::Pass,
-        pv: std::iter::once(Move::Pass)
-            .chain(it.pv.iter().copied())
+        pv: after_pass(&it.pv),
+        lines: it
+            .lines
+            .iter()
+            .map(|l| Line {
+                best_move: Move::Pass,
+                score: -l.score,
+                pv: after_pass(&l.pv),
+            })
             .collect(),
         ..it.clone()
     }

@@ -9,10 +9,12 @@ use std::io::Read;
 use volte::formats::{gam, wthor};
 
 #[test]
+#[cfg_attr(
+    volte_no_data,
+    ignore = "needs the shared data folder (set VOLTE_DATA)"
+)]
 fn wthor_databases_replay_with_recorded_scores() {
-    let Some(data) = common::data_dir("wthor_databases_replay_with_recorded_scores") else {
-        return;
-    };
+    let data = common::data_dir();
     let dir = data.join("wthor");
     let names = wthor::WthorNames {
         players: wthor::read_names(
@@ -109,10 +111,12 @@ fn wthor_databases_replay_with_recorded_scores() {
 }
 
 #[test]
+#[cfg_attr(
+    volte_no_data,
+    ignore = "needs the shared data folder (set VOLTE_DATA)"
+)]
 fn logistello_games_replay_with_recorded_scores() {
-    let Some(data) = common::data_dir("logistello_games_replay_with_recorded_scores") else {
-        return;
-    };
+    let data = common::data_dir();
     let mut text = String::new();
     GzDecoder::new(std::fs::File::open(data.join("logistello/xxx.gam.gz")).unwrap())
         .read_to_string(&mut text)

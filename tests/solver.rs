@@ -88,11 +88,11 @@ fn solver_agrees_with_minimax_in_every_variant() {
 /// also searches each move in a window around a guess of its own: its scores are those of
 /// the children solved one by one.
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow in a debug build: run cargo test --release"
+)]
 fn any_score_guess_gives_the_exact_score() {
-    if cfg!(debug_assertions) {
-        eprintln!("SKIPPED any_score_guess_gives_the_exact_score in a debug build");
-        return;
-    }
     let solver = Solver::new(64);
     let mut rng = Lcg(29);
     let all = SolveOptions {
@@ -202,9 +202,7 @@ fn same_score_under_every_symmetry() {
 }
 
 fn solve_ffo(file: &str, threads: usize) {
-    let Some(data) = common::data_dir(&format!("FFO {file}")) else {
-        return;
-    };
+    let data = common::data_dir();
     let text = std::fs::read_to_string(data.join("ffo").join(file)).unwrap();
     let solver = Solver::new(64);
     for p in obf::parse_file(&text) {
@@ -234,32 +232,30 @@ fn solve_ffo(file: &str, threads: usize) {
 }
 
 #[test]
+#[cfg_attr(
+    any(debug_assertions, volte_no_data),
+    ignore = "needs a release build (cargo test --release) and the shared data folder"
+)]
 fn ffo_1_to_19() {
-    if cfg!(debug_assertions) {
-        eprintln!("SKIPPED ffo_1_to_19 in a debug build (run cargo test --release)");
-        return;
-    }
     solve_ffo("fforum-1-19.obf", 1);
 }
 
 #[test]
+#[cfg_attr(
+    any(debug_assertions, volte_no_data),
+    ignore = "needs a release build (cargo test --release) and the shared data folder"
+)]
 fn ffo_20_to_39() {
-    if cfg!(debug_assertions) {
-        eprintln!("SKIPPED ffo_20_to_39 in a debug build (run cargo test --release)");
-        return;
-    }
     solve_ffo("fforum-20-39.obf", 2);
 }
 
 #[test]
+#[cfg_attr(
+    any(debug_assertions, volte_no_data),
+    ignore = "needs a release build (cargo test --release) and the shared data folder"
+)]
 fn ffo_1_to_19_every_move_score() {
-    if cfg!(debug_assertions) {
-        eprintln!("SKIPPED ffo_1_to_19_every_move_score in a debug build");
-        return;
-    }
-    let Some(data) = common::data_dir("ffo_1_to_19_every_move_score") else {
-        return;
-    };
+    let data = common::data_dir();
     let text = std::fs::read_to_string(data.join("ffo/fforum-1-19.obf")).unwrap();
     let solver = Solver::new(64);
     for p in obf::parse_file(&text) {

@@ -200,9 +200,6 @@ pub fn legal_moves_portable(player: u64, opponent: u64) -> u64 {
 }
 
 /// Legal moves of `player` against `opponent`.
-// (The portable version instead, as for [`flips`]: the same nodes, FFO 40-47 on one
-// thread side by side 24.9 s against 24.2 s over two rounds (slower in both), perft 11
-// 495 M leaves/s against 635 M. The vectors stay (2026-12-02).)
 #[inline(always)]
 pub fn legal_moves(player: u64, opponent: u64) -> u64 {
     #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
@@ -382,10 +379,6 @@ pub fn flips_portable(player: u64, opponent: u64, square: u8) -> u64 {
 }
 
 /// Discs flipped when `player` plays on the empty `square` against `opponent`.
-// (The portable version in the solver too, in case the vector's moves to and from the
-// general registers lengthened the chain as they did in `stability::stable_discs`: the
-// same nodes, FFO 40-47 on one thread side by side 63.3 s against 54.5 s over four rounds,
-// and perft 11 477 M leaves/s against 624 M. The vectors stay (2026-12-02).)
 #[inline(always)]
 pub fn flips(player: u64, opponent: u64, square: u8) -> u64 {
     #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]

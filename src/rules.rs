@@ -117,11 +117,6 @@ pub trait Rules: Copy + Send + Sync + 'static {
 
 /// Exact Othello score (WOC) for the side to move of `pos` when `square` is its only empty
 /// square: the side to move plays it if it can, else the opponent, else nobody.
-// (With a lazy cut, as Edax's `board_score_1` has: when the side to move cannot play and
-// its score before the opponent's flips (an upper bound) already fails low against the
-// caller's window, that bound, without counting the opponent's flips. FFO 40-47 358.88 M
-// nodes against 358.84 M (other fail-soft bounds), one thread side by side 104.5 s
-// against 104.9 s over eight rounds: within the noise; not kept (2026-12-02).)
 #[inline(always)]
 fn othello_last_empty_score(pos: &Position, square: u8) -> i32 {
     debug_assert_eq!(pos.occupied(), !(1u64 << square));

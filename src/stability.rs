@@ -11,12 +11,6 @@ use std::sync::OnceLock;
 
 /// `EDGE_STABLE[player << 8 | opponent]`: the player's discs on an 8-square line that no
 /// sequence of moves on that line can flip.
-// (Indexed by the ternary configuration instead (`T[player] + 2 * T[opponent]` through a
-// 256-entry table), the 6,561 entries in use fit in 6.5 KB of the level-1 cache instead of
-// spreading over 64 KB: cachegrind on FFO 40 (x86-64-v3) counted 144 K level-1 read
-// misses in `stable_discs` against 319 K, but 3.223 G instructions against 3.216 G for
-// the two extra loads of each lookup; FFO 48-52 on one thread side by side, four rounds,
-// 318.7 s against 311.0 s. Not kept (2026-12-02).)
 fn edge_table() -> &'static [u8] {
     static TABLE: OnceLock<Vec<u8>> = OnceLock::new();
     TABLE.get_or_init(|| {
@@ -145,9 +139,6 @@ fn ray_full<const STEP: i32>(occupied: u64) -> u64 {
 }
 
 /// The squares of the full rows of `occupied`.
-// (The portable version instead, so that the whole bound stays in general registers: the
-// same nodes, FFO 40-47 on one thread side by side 43.5 s against 44.1 s, 48-52 159.5 s
-// against 159.8 s, four rounds each. Within the noise; not changed (2026-12-02).)
 #[inline(always)]
 fn full_rows(occupied: u64) -> u64 {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
@@ -208,15 +199,6 @@ fn scalar(mut x: u64) -> u64 {
 }
 
 /// A lower bound on the stable discs of `player` (sound: every disc returned is stable).
-// (The growth to a fixpoint in general registers, its shifts unmasked, against the
-// compiler's packing of the four directions into vectors (with the masks against wrapping
-// round a row): the same bound, so the same nodes, and on one thread side by side
-// (`taskset` on the two cores, swapped each round) FFO 48-52 307.2 s against 313.9 s over
-// eight rounds (faster in six), FFO 40-47 46.5 s against 48.2 s over four (faster in
-// three); the masks alone left out, the vectors kept, 144.3 s against 142.5 s for the
-// registers over four rounds on 48-52. `cargo bench --bench movegen -- stable_discs`,
-// which calls it on independent positions back to back (throughput, not the latency the
-// solver waits on), goes the other way: 99-121 µs against 71-74 µs. 2026-12-02.)
 pub fn stable_discs(player: u64, opponent: u64) -> u64 {
     let occupied = player | opponent;
     let [h, v, d9, d7] = full_lines(occupied);

@@ -560,13 +560,6 @@ fn indexed_weight<const K: usize>(weights: &[i16; N_WEIGHTS], idx: &Indices) -> 
 
 /// [`sum`] from the position's [`Indices`] (and its number of empties) instead of its
 /// board; the same value when `idx` are the position's indices.
-// (With AVX-512 gathers instead of the 46 reads (the lanes clamped, widened to 32 bits and
-// offset in three vectors, then three masked 16-lane `vpgatherdd` of 32 bits at the
-// weights' addresses, the low 16 bits kept): the same values and nodes, FFO 48-52 on one
-// thread side by side 157.0 s against 157.7 s over four rounds; `cargo bench --bench eval
-// -- "from the parent"` 8.11 ms with the gathers against 7.54 ms without, run one after
-// the other. The gathers cost as much as the reads they replace on this AMD EPYC (Zen 4);
-// not kept (2026-12-02).)
 #[inline]
 pub fn sum_indexed(
     weights: &[i16; N_WEIGHTS],

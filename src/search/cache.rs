@@ -15,19 +15,8 @@ use super::window_bounds;
 use std::cell::UnsafeCell;
 
 /// log2 of the entries of a thread's cache: 8,192 entries of 16 bytes, 128 KB, a quarter
-/// of the level-2 cache of a core of the reference machine. (With 16,384 entries, 256 KB,
-/// and the shallow nodes cached from 7 empties: FFO 48-52 on one thread side by side
-/// against 8,192 entries, two rounds, 1.271 G nodes against 1.279 G, 156.1 s against
-/// 144.7 s. With 4,096 entries, 64 KB, in case the 128 KB were pushed out of level 2 by
-/// the evaluation's weights: FFO 48-52 on one thread side by side, two rounds, 965.6 M
-/// nodes against 956.1 M and 43.31/44.39 s against 42.59/42.95 s; 2026-12-02.)
-// (Sampling puts a tenth of the shallow search's time on the compare of the probe, which
-// waits for the hash and the entry. Each child's entry prefetched by the ordering of its
-// parent (from 7 empties, where the children's replies are computed anyway): the same
-// nodes, FFO 40-47 on one thread side by side 89.69 s against 89.70 s over eight rounds,
-// 48-52 160.3 s against 160.6 s over four. With the child's hash kept from the ordering
-// too, so that the child does not compute it again: 40-47 47.9 s against 48.3 s over
-// four. Within the noise; not kept (2026-12-02).)
+/// of the level-2 cache of a core of the reference machine (twice and half that were no
+/// faster).
 pub(crate) const CACHE_BITS: u32 = 13;
 
 #[derive(Clone, Copy, Default)]

@@ -7,22 +7,14 @@ use super::Shared;
 use super::endgame::{self, SolveMode, SolveOptions};
 use super::midgame::MidWorker;
 use super::mpc::SELECTIVITY_PERCENT;
+use super::parameters::{
+    ASPIRATION_DEPTH, ASPIRATION_WINDOW, NEXT_ITERATION_PERMILLE, PRESOLVE_GAP,
+};
 use super::time::TimeBudget;
 use crate::bitboard::Bits;
 use crate::rules::Rules;
 use crate::square::{Move, Square};
 use std::time::Duration;
-
-/// Half-width of the aspiration window around the previous iteration's score, in discs.
-pub const ASPIRATION_WINDOW: i32 = 3;
-/// First depth searched with an aspiration window.
-pub const ASPIRATION_DEPTH: u32 = 4;
-/// Before an exact or win/loss/draw solve, the midgame search goes this many plies short
-/// of the end, to fill the table with good moves to try first.
-pub const PRESOLVE_GAP: u32 = 12;
-/// A new iteration is not started once this fraction (per mille) of the target time is
-/// spent: the next one would likely overrun.
-pub const NEXT_ITERATION_PERMILLE: u32 = 550;
 
 /// What a search result is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

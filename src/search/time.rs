@@ -7,14 +7,8 @@
 //! and may stretch it up to twice in critical positions) and a hard `max`, enforced by
 //! stopping the search. A reserve for the GUI's and the pipes' latency is never spent.
 
+use super::parameters::{LATENCY_PER_MOVE, SOLVED_AT_EMPTIES};
 use std::time::Duration;
-
-/// Empties from which the rest of the game usually takes little time.
-pub const SOLVED_AT_EMPTIES: u32 = 10;
-
-/// Latency between the engine and the clock keeper (pipes, GUI) assumed per move: the
-/// plan keeps this much back for every move the engine may still have to play.
-pub const LATENCY_PER_MOVE: Duration = Duration::from_millis(20);
 
 /// A player's clock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -205,11 +205,6 @@ impl TranspositionTable {
     }
 
     /// Stores `data` for `key` in `region`.
-    // (An entry of the same position replaced as it is, not merged: keeping the tighter
-    // of the old and new bounds when both come from searches of the same depth and
-    // selectivity, here and in the solver's thread caches (`search::cache`), changed
-    // FFO 40-52 on one thread from 1,314,965,493 nodes to 1,314,874,728 (2026-12-02).
-    // Not kept.)
     #[inline]
     pub fn store(&self, region: Region, key: u64, data: TtData) {
         let generation = self.generation.load(Ordering::Relaxed);

@@ -8,9 +8,9 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use volte::bitboard::Bits;
 use volte::board::Position;
+use volte::engine::{Engine, EngineOptions, SolveOptions};
 use volte::formats::obf;
 use volte::rules::{State, Variant};
-use volte::search::endgame::{SolveOptions, Solver};
 
 /// Positions with `empties` empty squares from a fixed pseudo-random walk.
 fn generated(count: usize, empties: u32) -> Vec<State> {
@@ -40,20 +40,13 @@ fn generated(count: usize, empties: u32) -> Vec<State> {
     out
 }
 
-fn solve_all(solver: &Solver, states: &[State], threads: usize) -> (Vec<i32>, u64) {
+fn solve_all(solver: &Engine, states: &[State]) -> (Vec<i32>, u64) {
     let mut nodes = 0;
     let scores = states
         .iter()
         .map(|s| {
             solver.clear();
-            let r = solver.solve(
-                Variant::Othello,
-                s,
-                &SolveOptions {
-                    threads,
-                    ..Default::default()
-                },
-            );
+            let r = solver.solve(Variant::Othello, s, &SolveOptions::default());
             nodes += r.nodes;
             r.score
         })
@@ -62,12 +55,17 @@ fn solve_all(solver: &Solver, states: &[State], threads: usize) -> (Vec<i32>, u6
 }
 
 fn generated_endgames(c: &mut Criterion) {
-    let solver = Solver::new(64);
+    let solver = Engine::with_hash(64);
+    let two_threads = Engine::new(EngineOptions {
+        hash_mb: 64,
+        threads: 2,
+        ..EngineOptions::default()
+    });
     let states = generated(8, 18);
-    let (scores, nodes) = solve_all(&solver, &states, 1);
-    let (parallel, _) = solve_all(&solver, &states, 2);
+    let (scores, nodes) = solve_all(&solver, &states);
+    let (parallel, _) = solve_all(&two_threads, &states);
     assert_eq!(scores, parallel, "sequential and parallel solver disagree");
-    let (again, nodes_again) = solve_all(&solver, &states, 1);
+    let (again, nodes_again) = solve_all(&solver, &states);
     assert_eq!(
         (again, nodes_again),
         (scores, nodes),
@@ -77,7 +75,7 @@ fn generated_endgames(c: &mut Criterion) {
     let mut g = c.benchmark_group("solve_18_empties");
     g.sample_size(10);
     g.throughput(Throughput::Elements(nodes));
-    g.bench_function("one_thread", |b| b.iter(|| solve_all(&solver, &states, 1)));
+    g.bench_function("one_thread", |b| b.iter(|| solve_all(&solver, &states)));
     g.finish();
 }
 
@@ -98,8 +96,8 @@ fn ffo_20_to_29(c: &mut Criterion) {
         .iter()
         .map(|p| *p.to_game(Variant::Othello).current())
         .collect();
-    let solver = Solver::new(64);
-    let (scores, nodes) = solve_all(&solver, &states, 1);
+    let solver = Engine::with_hash(64);
+    let (scores, nodes) = solve_all(&solver, &states);
     for (p, s) in problems.iter().zip(&scores) {
         assert_eq!(Some(*s), p.best_score(), "line {}", p.line);
     }
@@ -107,7 +105,7 @@ fn ffo_20_to_29(c: &mut Criterion) {
     let mut g = c.benchmark_group("ffo_20_29");
     g.sample_size(10);
     g.throughput(Throughput::Elements(nodes));
-    g.bench_function("one_thread", |b| b.iter(|| solve_all(&solver, &states, 1)));
+    g.bench_function("one_thread", |b| b.iter(|| solve_all(&solver, &states)));
     g.finish();
 }
 

@@ -3,8 +3,8 @@
 //! every move played (the played move searched on its own, as deep as the best one).
 
 use crate::engine::{Engine, Limits};
+use crate::engine::{Iteration, ResultKind};
 use crate::game::Game;
-use crate::search::driver::{Iteration, ResultKind};
 use crate::square::{Color, Move};
 
 /// What the analysis says about one ply.

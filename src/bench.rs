@@ -2,10 +2,10 @@
 //! Its node count is the signature of the search: a pure refactor keeps it, a change of
 //! search behaviour changes it.
 
+use crate::engine::Iteration;
 use crate::engine::{Engine, EngineOptions, Limits};
 use crate::formats::transcript;
 use crate::rules::{State, Variant};
-use crate::search::driver::Iteration;
 use std::time::{Duration, Instant};
 
 /// Default bench depth.

@@ -2,9 +2,9 @@
 //! probable cuts, fits `deep ≈ a * shallow + b` for each depth (with the shallow depth
 //! the search uses) and stage, and writes the table `src/search/mpc_table.rs` holds.
 
+use crate::engine::shallow_depth;
 use crate::engine::{Engine, EngineOptions, Limits};
 use crate::rules::{State, Variant};
-use crate::search::mpc::shallow_depth;
 use anyhow::Result;
 use rayon::prelude::*;
 use std::path::Path;

@@ -8,15 +8,24 @@ use crate::eval::Evaluator;
 use crate::game::Game;
 use crate::rules::{Anti, Othello, Reversi1889, Rules, State, Variant};
 use crate::search::Shared;
-use crate::search::control::{Clock, Control, SystemClock};
-use crate::search::driver::{self, Iteration, Plan, ResultKind};
+use crate::search::control::Control;
+use crate::search::driver::{self, Plan};
+use crate::search::endgame;
 use crate::search::mpc::N_SELECTIVITIES;
-use crate::search::time::{self, GameClock, TimeBudget};
+use crate::search::time::{self, TimeBudget};
 use crate::search::tt::TranspositionTable;
 use crate::square::{Move, Square};
 use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+// What the protocols, jobs and command line need of the search, so that they reach it
+// through this module only.
+pub use crate::search::control::{Clock, ManualClock, SystemClock};
+pub use crate::search::driver::{Iteration, Line, ResultKind};
+pub use crate::search::endgame::{SolveMode, SolveOptions, SolveResult};
+pub use crate::search::mpc::{SELECTIVITY_PERCENT, shallow_depth};
+pub use crate::search::time::GameClock;
 
 /// Highest level.
 pub const MAX_LEVEL: u32 = 60;
@@ -226,6 +235,15 @@ impl Engine {
         }
     }
 
+    /// An engine with a table of `hash_mb` mebibytes and the other options' defaults (one
+    /// thread, the shipped evaluation, no book): what a solve or a plain search needs.
+    pub fn with_hash(hash_mb: usize) -> Engine {
+        Engine::new(EngineOptions {
+            hash_mb,
+            ..EngineOptions::default()
+        })
+    }
+
     /// Restarts the random choices among book moves from `seed` (a match seeds each game,
     /// so that it can be replayed).
     pub fn set_book_seed(&self, seed: u64) {
@@ -355,6 +373,45 @@ impl Engine {
     pub fn clear(&self) {
         self.new_game();
         self.tt.clear();
+    }
+
+    /// Solves `state` exactly (or win/loss/draw) with the engine's table and threads,
+    /// ordering moves with the solver's weights ([`Evaluator::for_solving`]). The table is
+    /// kept between calls ([`Engine::clear`] forgets it); stopped from another thread, the
+    /// result is meaningless.
+    pub fn solve(&self, variant: Variant, state: &State, options: &SolveOptions) -> SolveResult {
+        match variant {
+            Variant::Othello => self.solve_generic::<Othello>(&state.pos, options),
+            Variant::Anti => self.solve_generic::<Anti>(&state.pos, options),
+            Variant::Reversi1889 => self.solve_generic::<Reversi1889>(state, options),
+        }
+    }
+
+    fn solve_generic<R: Rules>(&self, s: &R::S, options: &SolveOptions) -> SolveResult {
+        let start = Instant::now();
+        self.control.start(None, None);
+        self.tt.new_search();
+        let solving = self.eval.for_solving();
+        let shared = Shared {
+            tt: &self.tt,
+            control: &self.control,
+            eval: &solving,
+            threads: self.threads,
+        };
+        let run = || endgame::root::<R>(&shared, s, options);
+        let mut result = match &self.pool {
+            Some(pool) => pool.install(run),
+            None => run(),
+        };
+        result.time = start.elapsed();
+        result
+    }
+
+    /// Nodes searched so far by the running (or last) search, for progress reports from
+    /// another thread: each search thread reports every few thousand nodes, so this lags
+    /// the true count a little.
+    pub fn nodes_so_far(&self) -> u64 {
+        self.control.nodes()
     }
 
     /// The static evaluation of `state`, for the side to move.

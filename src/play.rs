@@ -416,8 +416,8 @@ fn looks_like_square(text: &str) -> bool {
         && chars.all(|c| c.is_ascii_digit())
 }
 
-fn describe_depth(it: &crate::search::driver::Iteration) -> String {
-    use crate::search::driver::ResultKind;
+fn describe_depth(it: &crate::engine::Iteration) -> String {
+    use crate::engine::ResultKind;
     match it.kind {
         ResultKind::Exact => "exact".to_string(),
         ResultKind::WinLossDraw => "win/loss/draw".to_string(),

@@ -332,6 +332,26 @@ impl Variant {
         }
     }
 
+    /// The game name GTP uses (`list_games`, `set_game`, `gogui-rules_game_id`).
+    pub const fn gtp_name(self) -> &'static str {
+        match self {
+            Variant::Othello => "Othello",
+            Variant::Anti => "Anti",
+            Variant::Reversi1889 => "Reversi1889",
+        }
+    }
+
+    /// A variant by a GTP game name, in any case (also `reversi`, `antiothello`,
+    /// `anti-othello` and `reversi-1889`).
+    pub fn from_gtp_name(text: &str) -> Option<Variant> {
+        match text.to_ascii_lowercase().as_str() {
+            "othello" | "reversi" => Some(Variant::Othello),
+            "anti" | "antiothello" | "anti-othello" => Some(Variant::Anti),
+            "reversi1889" | "reversi-1889" => Some(Variant::Reversi1889),
+            _ => None,
+        }
+    }
+
     /// The variant's start position (black to move).
     pub const fn start_position(self) -> Position {
         match self {

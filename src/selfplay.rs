@@ -6,12 +6,11 @@
 //! Game `i` depends only on the seed and `i`, so an interrupted run resumes by counting
 //! the games already in the file.
 
-use crate::engine::{Engine, EngineOptions, Limits};
+use crate::engine::{Engine, EngineOptions, Limits, SolveOptions};
 use crate::eval::Evaluator;
 use crate::formats::ggf;
 use crate::game::Game;
 use crate::rules::Variant;
-use crate::search::endgame::{SolveOptions, Solver};
 use crate::square::{Move, Square};
 use crate::train::Progress;
 use anyhow::{Context, Result};
@@ -60,7 +59,7 @@ impl Rng {
 }
 
 /// Plays game number `index`.
-pub fn play_game(engine: &Engine, solver: &Solver, options: &SelfplayOptions, index: u64) -> Game {
+pub fn play_game(engine: &Engine, solver: &Engine, options: &SelfplayOptions, index: u64) -> Game {
     let mut rng = Rng::new(options.seed, index);
     let mut game = Game::new(options.variant);
     while !game.is_over() {
@@ -131,7 +130,7 @@ pub fn run(
                             eval: options.eval.clone(),
                             ..EngineOptions::default()
                         }),
-                        Solver::new(16),
+                        Engine::with_hash(16),
                     )
                 },
                 |(engine, solver), &i| {
@@ -176,7 +175,7 @@ mod tests {
             hash_mb: 4,
             ..EngineOptions::default()
         });
-        let solver = Solver::new(4);
+        let solver = Engine::with_hash(4);
         let a = play_game(&engine, &solver, &options, 3);
         let b = play_game(&engine, &solver, &options, 3);
         assert!(a.is_over());

@@ -10,13 +10,13 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use volte::book::{Book, normalise};
 use volte::bookbuild::{self, SearchOptions};
+use volte::engine::ResultKind;
 use volte::engine::{Engine, EngineOptions, Limits};
 use volte::formats::transcript;
 use volte::game::Game;
 use volte::progress::Quiet;
 use volte::protocol::{ProtocolOptions, nboard};
 use volte::rules::Variant;
-use volte::search::driver::ResultKind;
 
 fn games(lines: &[&str]) -> Vec<Game> {
     lines

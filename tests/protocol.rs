@@ -9,11 +9,11 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Command, Stdio};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::{Duration, Instant};
+use volte::engine::{Engine, SolveOptions};
 use volte::formats::ggf;
 use volte::game::Game;
 use volte::protocol::{ProtocolOptions, gtp, nboard};
 use volte::rules::{State, Variant};
-use volte::search::endgame::{SolveOptions, Solver};
 use volte::square::{Color, Move};
 
 /// The read end of a channel of bytes, as the loops' stdin.
@@ -762,7 +762,7 @@ fn fresh_scores(variant: Variant, state: &State) -> Vec<(String, i32)> {
     } else {
         (*state, 1, "")
     };
-    let r = Solver::new(16).solve(
+    let r = Engine::with_hash(16).solve(
         variant,
         &state,
         &SolveOptions {

@@ -8,13 +8,13 @@ use common::{Lcg, random_states};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use volte::bitboard::Bits;
+use volte::engine::GameClock;
+use volte::engine::ResultKind;
+use volte::engine::{Clock, ManualClock};
 use volte::engine::{Engine, EngineOptions, Limits};
 use volte::eval::Evaluator;
 use volte::game::Game;
 use volte::rules::{State, Variant};
-use volte::search::control::{Clock, ManualClock};
-use volte::search::driver::ResultKind;
-use volte::search::time::GameClock;
 use volte::square::Move;
 
 /// Plain fail-hard alpha-beta to `depth` plies (passes cost none), the evaluation at the

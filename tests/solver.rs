@@ -7,9 +7,9 @@ use common::{Lcg, random_states};
 
 use volte::bitboard::Bits;
 use volte::board::Position;
+use volte::engine::{Engine, EngineOptions, SolveMode, SolveOptions};
 use volte::formats::obf;
 use volte::rules::{Anti, Othello, Reversi1889, Rules, State, Variant};
-use volte::search::endgame::{SolveMode, SolveOptions, Solver};
 use volte::square::Move;
 
 /// Plain minimax: no pruning, no table.
@@ -39,7 +39,7 @@ fn minimax_variant(v: Variant, s: &State) -> i32 {
 #[test]
 fn solver_agrees_with_minimax_in_every_variant() {
     let count = if cfg!(debug_assertions) { 200 } else { 2_000 };
-    let solver = Solver::new(16);
+    let solver = Engine::with_hash(16);
     let mut rng = Lcg(7);
     for v in Variant::ALL {
         let mut with_pass = 0;
@@ -93,7 +93,12 @@ fn solver_agrees_with_minimax_in_every_variant() {
     ignore = "slow in a debug build: run cargo test --release"
 )]
 fn any_score_guess_gives_the_exact_score() {
-    let solver = Solver::new(64);
+    let solver = Engine::with_hash(64);
+    let two_threads = Engine::new(EngineOptions {
+        hash_mb: 64,
+        threads: 2,
+        ..EngineOptions::default()
+    });
     let mut rng = Lcg(29);
     let all = SolveOptions {
         all_moves: true,
@@ -122,14 +127,13 @@ fn any_score_guess_gives_the_exact_score() {
             let exact = reference.score;
             let guesses = [-64, exact - 1, exact + 1, 64];
             for estimate in guesses.map(Some).into_iter().chain([None]) {
-                for threads in [1, 2] {
+                for (threads, solver) in [(1, &solver), (2, &two_threads)] {
                     solver.clear();
                     let r = solver.solve(
                         v,
                         s,
                         &SolveOptions {
                             estimate,
-                            threads,
                             ..Default::default()
                         },
                     );
@@ -160,7 +164,7 @@ fn any_score_guess_gives_the_exact_score() {
 
 #[test]
 fn all_moves_scores_match_minimax() {
-    let solver = Solver::new(16);
+    let solver = Engine::with_hash(16);
     let mut rng = Lcg(11);
     let options = SolveOptions {
         all_moves: true,
@@ -183,7 +187,7 @@ fn all_moves_scores_match_minimax() {
 
 #[test]
 fn same_score_under_every_symmetry() {
-    let solver = Solver::new(16);
+    let solver = Engine::with_hash(16);
     let mut rng = Lcg(5);
     let n = if cfg!(debug_assertions) { 5 } else { 40 };
     for s in random_states(Variant::Othello, n, 16, &mut rng) {
@@ -204,19 +208,16 @@ fn same_score_under_every_symmetry() {
 fn solve_ffo(file: &str, threads: usize) {
     let data = common::data_dir();
     let text = std::fs::read_to_string(data.join("ffo").join(file)).unwrap();
-    let solver = Solver::new(64);
+    let solver = Engine::new(EngineOptions {
+        hash_mb: 64,
+        threads,
+        ..EngineOptions::default()
+    });
     for p in obf::parse_file(&text) {
         let p = p.unwrap();
         let game = p.to_game(Variant::Othello);
         solver.clear();
-        let r = solver.solve(
-            Variant::Othello,
-            game.current(),
-            &SolveOptions {
-                threads,
-                ..Default::default()
-            },
-        );
+        let r = solver.solve(Variant::Othello, game.current(), &SolveOptions::default());
         assert_eq!(Some(r.score), p.best_score(), "{file} line {}", p.line);
         let best = r.best_move.unwrap();
         assert!(
@@ -257,7 +258,7 @@ fn ffo_20_to_39() {
 fn ffo_1_to_19_every_move_score() {
     let data = common::data_dir();
     let text = std::fs::read_to_string(data.join("ffo/fforum-1-19.obf")).unwrap();
-    let solver = Solver::new(64);
+    let solver = Engine::with_hash(64);
     for p in obf::parse_file(&text) {
         let p = p.unwrap();
         let game = p.to_game(Variant::Othello);
@@ -279,7 +280,7 @@ fn ffo_1_to_19_every_move_score() {
 
 #[test]
 fn passes_and_finished_games_at_the_root() {
-    let solver = Solver::new(1);
+    let solver = Engine::with_hash(1);
     // Finished: black a1..c1 and white nowhere.
     let s = State::from_position(Position::new(0b111, 0));
     let r = solver.solve(Variant::Othello, &s, &SolveOptions::default());
@@ -296,7 +297,7 @@ fn passes_and_finished_games_at_the_root() {
 fn edax_units_add_the_positions_only_peeked_at() {
     // Below seven empties the solver keys no moves, evaluates nothing and probes no
     // table entries ahead: nothing is only peeked at.
-    let solver = Solver::new(16);
+    let solver = Engine::with_hash(16);
     let mut rng = Lcg(11);
     for s in random_states(Variant::Othello, 20, 6, &mut rng) {
         solver.clear();

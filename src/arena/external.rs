@@ -164,10 +164,7 @@ impl ExternalPlayer {
             Proto::Gtp => {
                 self.gtp("boardsize 8", setup)?;
                 if variant != Variant::Othello {
-                    self.gtp(
-                        &format!("set_game {}", crate::protocol::gtp::game_name(variant)),
-                        setup,
-                    )?;
+                    self.gtp(&format!("set_game {}", variant.gtp_name()), setup)?;
                 }
                 self.gtp("clear_board", setup)?;
                 if let Some(d) = self.spec.depth {

@@ -7,12 +7,12 @@
 
 pub mod external;
 
+use crate::engine::GameClock;
 use crate::engine::{Engine, EngineOptions, Limits};
 use crate::eval::EvalKind;
 use crate::formats::transcript;
 use crate::game::{Game, MoveRecord};
 use crate::rules::Variant;
-use crate::search::time::GameClock;
 use crate::square::{Color, Move, Square};
 use external::{ExternalPlayer, ExternalSpec, Proto};
 use std::fmt;

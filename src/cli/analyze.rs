@@ -2,11 +2,11 @@
 
 use super::parse_game_input;
 use crate::analysis::{self, PlyAnalysis};
+use crate::engine::ResultKind;
 use crate::engine::{Engine, EngineOptions, Limits};
 use crate::formats::ggf;
 use crate::game::MoveRecord;
 use crate::rules::Variant;
-use crate::search::driver::ResultKind;
 use crate::square::{Color, Move};
 use anyhow::{Context, Result};
 use clap::Args;

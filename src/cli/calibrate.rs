@@ -81,7 +81,7 @@ pub fn run(args: CalibrateArgs) -> Result<()> {
         let sigmas: Vec<String> = row.iter().map(|c| format!("{:.2}", c[2])).collect();
         println!(
             "depth {d:>2} (shallow {}): sigma by stage {}",
-            crate::search::mpc::shallow_depth(d as u32),
+            crate::engine::shallow_depth(d as u32),
             sigmas.join(" ")
         );
     }

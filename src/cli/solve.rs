@@ -1,10 +1,10 @@
 //! `volte solve`: reads positions, solves them, prints one row each and a total.
 
 use super::read_input;
+use crate::engine::{Engine, EngineOptions, SolveMode, SolveOptions, SolveResult};
 use crate::formats::{self, Format, FormatError, ggf, obf, wthor};
 use crate::game::Game;
 use crate::rules::Variant;
-use crate::search::endgame::{SolveMode, SolveOptions, SolveResult, Solver};
 use crate::square::{Color, Move};
 use anyhow::{Context, Result, bail};
 use std::io::IsTerminal;
@@ -223,7 +223,7 @@ struct LiveProgress<'a> {
 impl LiveProgress<'_> {
     /// Runs `solve` while a reporting thread watches `solver`'s node count (no thread
     /// when there is nothing to report to).
-    fn while_solving<T>(&self, solver: &Solver, solve: impl FnOnce() -> T) -> T {
+    fn while_solving<T>(&self, solver: &Engine, solve: impl FnOnce() -> T) -> T {
         if self.bar.is_none() && self.every.is_none() {
             return solve();
         }
@@ -237,7 +237,7 @@ impl LiveProgress<'_> {
         })
     }
 
-    fn report_until(&self, solver: &Solver, done: &AtomicBool) {
+    fn report_until(&self, solver: &Engine, done: &AtomicBool) {
         let (number, n) = (self.number, self.n_empties);
         if let Some(bar) = self.bar {
             bar.set_message(format!("#{number}: {n} empties"));
@@ -306,7 +306,12 @@ pub fn run(args: SolveArgs) -> Result<()> {
         .first
         .or_else(|| first_number_from_name(&input))
         .unwrap_or(1);
-    let solver = Solver::with_evaluator(args.hash_mb, args.eval.evaluator()?);
+    let solver = Engine::new(EngineOptions {
+        hash_mb: args.hash_mb,
+        threads: args.threads.max(1),
+        eval: args.eval.evaluator()?,
+        ..EngineOptions::default()
+    });
     let options = SolveOptions {
         mode: if args.wld {
             SolveMode::WinLossDraw
@@ -314,7 +319,6 @@ pub fn run(args: SolveArgs) -> Result<()> {
             SolveMode::Exact
         },
         all_moves: args.all_moves,
-        threads: args.threads.max(1),
         ..SolveOptions::default()
     };
     let bar = std::io::stderr().is_terminal().then(|| {

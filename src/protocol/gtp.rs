@@ -7,10 +7,10 @@
 //! command waits for the move (GTP answers in order).
 
 use super::{Background, Output, ProtocolOptions, read_line};
+use crate::engine::GameClock;
 use crate::engine::{Engine, Limits};
 use crate::game::Game;
 use crate::rules::Variant;
-use crate::search::time::GameClock;
 use crate::square::{Color, Move};
 use std::io::{BufRead, Write};
 use std::sync::Arc;
@@ -168,25 +168,6 @@ fn parse_color(text: &str) -> Option<Color> {
     }
 }
 
-/// A variant by its GTP game name.
-fn parse_game_name(text: &str) -> Option<Variant> {
-    match text.to_ascii_lowercase().as_str() {
-        "othello" | "reversi" => Some(Variant::Othello),
-        "anti" | "antiothello" | "anti-othello" => Some(Variant::Anti),
-        "reversi1889" | "reversi-1889" => Some(Variant::Reversi1889),
-        _ => None,
-    }
-}
-
-/// The GTP game name of a variant (`list_games`, `set_game`).
-pub fn game_name(v: Variant) -> &'static str {
-    match v {
-        Variant::Othello => "Othello",
-        Variant::Anti => "Anti",
-        Variant::Reversi1889 => "Reversi1889",
-    }
-}
-
 /// A vertex for GTP: `e6`, or `pass`.
 fn vertex(m: Move) -> String {
     match m {
@@ -320,8 +301,8 @@ impl Session {
                 }
                 _ => Err("syntax error".to_string()),
             },
-            "list_games" => Ok("Othello\nAnti\nReversi1889".to_string()),
-            "set_game" => match parse_game_name(arg(0)) {
+            "list_games" => Ok(Variant::ALL.map(Variant::gtp_name).join("\n")),
+            "set_game" => match Variant::from_gtp_name(arg(0)) {
                 Some(v) => {
                     self.game = Game::new(v);
                     self.engine.clear();
@@ -336,7 +317,7 @@ impl Session {
                 }
                 _ => Err("level must be 1 to 60".to_string()),
             },
-            "gogui-rules_game_id" => Ok(game_name(self.game.variant()).to_string()),
+            "gogui-rules_game_id" => Ok(self.game.variant().gtp_name().to_string()),
             "gogui-rules_board_size" => Ok("8".to_string()),
             "gogui-rules_board" => {
                 let (black, white) = self.game.black_white();

@@ -8,11 +8,11 @@
 pub mod gtp;
 pub mod nboard;
 
+use crate::engine::GameClock;
 use crate::engine::{Engine, EngineOptions, StopHandle};
 use crate::eval::Evaluator;
 use crate::game::Game;
 use crate::rules::Variant;
-use crate::search::time::GameClock;
 use crate::square::Color;
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};

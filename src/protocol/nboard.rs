@@ -5,9 +5,9 @@
 
 use super::{Background, Output, ProtocolOptions, game_clock, read_line};
 use crate::engine::{Engine, Limits};
+use crate::engine::{Iteration, ResultKind};
 use crate::formats::ggf;
 use crate::game::Game;
-use crate::search::driver::{Iteration, ResultKind};
 use crate::square::{Color, Move};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -251,7 +251,6 @@ pub(crate) fn think<R: Rules>(
         let options = SolveOptions {
             mode,
             all_moves: plan.lines > 1,
-            threads: shared.threads,
             root_moves: plan.root_moves.unwrap_or(u64::MAX),
             // The last iteration's score (often a selective search to the end).
             estimate: previous_score,

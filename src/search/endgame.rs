@@ -13,7 +13,7 @@
 //! not cut is split over the threads (young brothers wait).
 
 use super::cache::ShallowCache;
-use super::control::{Control, POLL_NODES};
+use super::control::POLL_NODES;
 use super::midgame::MidWorker;
 use super::parameters::*;
 use super::tt::{NO_MOVE, Region, TranspositionTable, TtData, hash};
@@ -22,11 +22,10 @@ use super::{
     window_bounds,
 };
 use crate::bitboard::{Bits, CORNERS, neighbours};
-use crate::eval::Evaluator;
-use crate::rules::{Anti, Othello, Reversi1889, Rules, State, Variant};
+use crate::rules::Rules;
 use crate::square::{Move, Square};
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Size of the table of [`estimate`]'s search (a few hundred thousand nodes).
 const ESTIMATE_HASH_MB: usize = 8;
@@ -45,8 +44,6 @@ pub struct SolveOptions {
     pub mode: SolveMode,
     /// Also compute the exact score (or WLD result) of every legal move.
     pub all_moves: bool,
-    /// Threads to search with (1 = sequential).
-    pub threads: usize,
     /// The root moves to choose among (a mask of squares; all legal moves by default).
     pub root_moves: u64,
     /// A guess of the exact score (say, from the searches that came before), around which
@@ -59,7 +56,6 @@ impl Default for SolveOptions {
         SolveOptions {
             mode: SolveMode::Exact,
             all_moves: false,
-            threads: 1,
             root_moves: u64::MAX,
             estimate: None,
         }
@@ -1017,87 +1013,6 @@ impl<'a, 's, R: Rules> Worker<'a, 's, R> {
     }
 }
 
-/// Solves positions, keeping a transposition table between calls.
-pub struct Solver {
-    tt: TranspositionTable,
-    control: Control,
-    eval: Evaluator,
-}
-
-impl Solver {
-    /// A solver with a table of `hash_mb` mebibytes.
-    pub fn new(hash_mb: usize) -> Solver {
-        Solver {
-            tt: TranspositionTable::new(hash_mb),
-            control: Control::default(),
-            eval: Evaluator::default().for_solving(),
-        }
-    }
-
-    /// A solver that orders moves at high empties with `eval`
-    /// ([`Evaluator::for_solving`]'s weights).
-    pub fn with_evaluator(hash_mb: usize, eval: Evaluator) -> Solver {
-        Solver {
-            eval: eval.for_solving(),
-            ..Solver::new(hash_mb)
-        }
-    }
-
-    /// Asks a running solve to stop (its result is then meaningless).
-    pub fn stop(&self) {
-        self.control.stop();
-    }
-
-    /// Nodes searched so far by the running (or last) solve, for progress reports from
-    /// another thread: each search thread reports every few thousand nodes, so this lags
-    /// the true count a little.
-    pub fn nodes_so_far(&self) -> u64 {
-        self.control.nodes()
-    }
-
-    /// Forgets all positions (between unrelated problems, for reproducible node counts).
-    pub fn clear(&self) {
-        self.tt.clear();
-    }
-
-    /// Solves `state` under `variant`.
-    pub fn solve(&self, variant: Variant, state: &State, options: &SolveOptions) -> SolveResult {
-        match variant {
-            Variant::Othello => self.solve_generic::<Othello>(&state.pos, options),
-            Variant::Anti => self.solve_generic::<Anti>(&state.pos, options),
-            Variant::Reversi1889 => self.solve_generic::<Reversi1889>(state, options),
-        }
-    }
-
-    fn solve_generic<R: Rules>(&self, s: &R::S, options: &SolveOptions) -> SolveResult {
-        let start = Instant::now();
-        self.control.start(None, None);
-        self.tt.new_search();
-        let shared = Shared {
-            tt: &self.tt,
-            control: &self.control,
-            eval: &self.eval,
-            threads: options.threads.max(1),
-        };
-        // One thread runs on the caller's; more get a pool of their own for this solve.
-        let pool = (shared.threads > 1)
-            .then(|| {
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(shared.threads)
-                    .build()
-                    .ok()
-            })
-            .flatten();
-        let run = || root::<R>(&shared, s, options);
-        let mut result = match &pool {
-            Some(pool) => pool.install(run),
-            None => run(),
-        };
-        result.time = start.elapsed();
-        result
-    }
-}
-
 /// Searches `s` with window `(alpha, beta)`, whatever the depth.
 pub(crate) fn window<R: Rules>(
     w: &mut Worker<'_, '_, R>,
@@ -1404,6 +1319,9 @@ fn principal_variation<R: Rules>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::Evaluator;
+    use crate::rules::{Anti, Othello, Reversi1889, Variant};
+    use crate::search::control::Control;
 
     /// `count` sets of `k` squares, from a pseudo-random sequence.
     fn sample_sets(k: u32, count: usize) -> Vec<u64> {

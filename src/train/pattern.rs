@@ -21,11 +21,11 @@
 //!    absolute error per stage is reported for both parts.
 
 use super::data::game_key;
+use crate::engine::{Engine, SolveOptions};
 use crate::eval::PatternWeights;
 use crate::eval::pattern::{self, N_ACTIVE, N_STAGES, N_WEIGHTS, SCALE};
 use crate::game::Game;
 use crate::rules::{State, Variant};
-use crate::search::endgame::{SolveOptions, Solver};
 use crate::square::Color;
 use anyhow::{Context, Result};
 use rayon::prelude::*;
@@ -124,7 +124,7 @@ fn solved_plies(game: &Game, relabel: u32) -> Vec<usize> {
         .collect()
 }
 
-fn label_game(game: &Game, relabel: u32, solver: &Solver) -> GameLabels {
+fn label_game(game: &Game, relabel: u32, solver: &Engine) -> GameLabels {
     let final_black = game.final_score_black().unwrap_or(0);
     let plies = solved_plies(game, relabel);
     let mut solved = Vec::with_capacity(plies.len());
@@ -248,7 +248,7 @@ fn label_games(
         let done: Vec<(usize, GameLabels)> = chunk
             .par_iter()
             .map_init(
-                || Solver::new(16),
+                || Engine::with_hash(16),
                 |solver, &i| {
                     let l = label_game(&games[i], relabel, solver);
                     progress.tick(1);
@@ -631,7 +631,7 @@ pub fn exact_check(
     let solved: Vec<(u64, i8)> = todo
         .par_iter()
         .map_init(
-            || Solver::new(64),
+            || Engine::with_hash(64),
             |solver, &i| {
                 let (key, v, s) = &picks[i];
                 let score = solver.solve(*v, s, &SolveOptions::default()).score as i8;
@@ -776,7 +776,7 @@ mod tests {
                 .unwrap();
             }
         }
-        let solver = Solver::new(4);
+        let solver = Engine::with_hash(4);
         let l = label_game(&game, 8, &solver);
         let plies = solved_plies(&game, 8);
         assert_eq!(l.solved.len(), plies.len());

@@ -398,7 +398,7 @@ impl Engine {
             eval: &solving,
             threads: self.threads,
         };
-        let run = || endgame::root::<R>(&shared, s, options);
+        let run = || endgame::root::solve::<R>(&shared, s, options);
         let mut result = match &self.pool {
             Some(pool) => pool.install(run),
             None => run(),

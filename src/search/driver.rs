@@ -261,7 +261,7 @@ pub(crate) fn think<R: Rules>(
             eval: &solving,
             ..*shared
         };
-        let result = endgame::root::<R>(&solve_shared, s, &options);
+        let result = endgame::root::solve::<R>(&solve_shared, s, &options);
         if !control.stopped()
             && let Some(best_move) = result.best_move
         {

@@ -32,11 +32,9 @@ pub const MAX_LEVEL: u32 = 60;
 /// The level used when nothing else limits the search.
 pub const DEFAULT_LEVEL: u32 = 16;
 /// Selectivity of midgame searches unless asked otherwise (index into the Multi-ProbCut
-/// confidences; 3 = cuts at 95% confidence, 0 = none). Measured at equal nodes (300k a
-/// move, 400 games on the shipped openings): with the fitted classic evaluation 95% cuts
-/// score +135 Elo (95% interval +101..+172) against no cuts. (With the earlier hand-set
-/// weights they did not pay: -23, interval -56..+11.)
-pub const DEFAULT_SELECTIVITY: u8 = 3;
+/// confidences, `mpc::SELECTIVITY_PERCENT`; 0 = none): 5 cuts at 73% confidence, chosen
+/// by match at equal time (`docs/history.md`).
+pub const DEFAULT_SELECTIVITY: u8 = 5;
 
 /// What a level means: midgame depth and the empties from which the endgame is solved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

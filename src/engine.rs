@@ -144,7 +144,11 @@ impl Limits {
     }
 }
 
-/// How to build an engine.
+/// The transposition table of an engine unless said otherwise, in MiB.
+pub const DEFAULT_HASH_MB: usize = 256;
+
+/// How to build an engine: the one options type, embedded by the protocols, the terminal
+/// game and the match runner. Each default is in [`EngineOptions::default`].
 #[derive(Clone)]
 pub struct EngineOptions {
     pub hash_mb: usize,
@@ -165,7 +169,7 @@ pub struct EngineOptions {
 impl Default for EngineOptions {
     fn default() -> Self {
         EngineOptions {
-            hash_mb: 64,
+            hash_mb: DEFAULT_HASH_MB,
             threads: 1,
             eval: Evaluator::default(),
             book: None,
@@ -173,6 +177,32 @@ impl Default for EngineOptions {
             book_seed: 0,
             clock: Arc::new(SystemClock::default()),
         }
+    }
+}
+
+impl EngineOptions {
+    /// These options with the book choices seeded from the time of day, so that every
+    /// session of a GUI varies its random book moves.
+    pub fn seeded_by_time(self) -> EngineOptions {
+        EngineOptions {
+            book_seed: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64),
+            ..self
+        }
+    }
+}
+
+impl std::fmt::Debug for EngineOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EngineOptions")
+            .field("hash_mb", &self.hash_mb)
+            .field("threads", &self.threads)
+            .field("eval", &self.eval)
+            .field("book", &self.book.as_ref().map(|b| b.len()))
+            .field("book_randomness", &self.book_randomness)
+            .field("book_seed", &self.book_seed)
+            .finish_non_exhaustive()
     }
 }
 

@@ -39,13 +39,7 @@ pub struct PlayOptions {
     pub level: u32,
     pub seats: Seats,
     pub colors: bool,
-    pub hash_mb: usize,
-    pub threads: usize,
-    pub eval: crate::eval::Evaluator,
-    /// The opening book volte plays from (`None`: none).
-    pub book: Option<std::sync::Arc<crate::book::Book>>,
-    /// Book moves within this many discs of the best are played at random.
-    pub book_randomness: i32,
+    pub engine: EngineOptions,
 }
 
 const HELP: &str = "\
@@ -77,17 +71,7 @@ pub fn run(
     options: PlayOptions,
 ) -> io::Result<()> {
     let mut s = Session {
-        engine: Engine::new(EngineOptions {
-            hash_mb: options.hash_mb,
-            threads: options.threads,
-            eval: options.eval,
-            book: options.book,
-            book_randomness: options.book_randomness,
-            book_seed: std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos() as u64),
-            ..EngineOptions::default()
-        }),
+        engine: Engine::new(options.engine.seeded_by_time()),
         game,
         level: options.level,
         seats: options.seats,

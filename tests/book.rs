@@ -129,9 +129,12 @@ fn nboard_hint_shows_book_lines_and_learn_saves_the_game() {
         Box::new(sink.clone()),
         ProtocolOptions {
             level: 3,
-            hash_mb: 4,
-            book: Some(Arc::new(book)),
             book_path: Some(path.clone()),
+            engine: EngineOptions {
+                hash_mb: 4,
+                book: Some(Arc::new(book)),
+                ..EngineOptions::default()
+            },
             ..ProtocolOptions::default()
         },
     );
@@ -181,8 +184,11 @@ fn nboard_hint_in_the_book_answers_the_other_moves_too() {
             Box::new(sink.clone()),
             ProtocolOptions {
                 level: 3,
-                hash_mb: 4,
-                book: Some(Arc::new(small_book())),
+                engine: EngineOptions {
+                    hash_mb: 4,
+                    book: Some(Arc::new(small_book())),
+                    ..EngineOptions::default()
+                },
                 ..ProtocolOptions::default()
             },
         );

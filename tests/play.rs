@@ -5,6 +5,7 @@
 mod common;
 
 use common::Lcg;
+use volte::engine::EngineOptions;
 use volte::formats::{ggf, transcript};
 use volte::game::Game;
 use volte::play::{self, PlayOptions, Seats};
@@ -21,11 +22,10 @@ fn session(input: &str, game: Game, seats: Seats, level: u32) -> String {
             level,
             seats,
             colors: false,
-            hash_mb: 4,
-            threads: 1,
-            eval: Default::default(),
-            book: None,
-            book_randomness: 0,
+            engine: EngineOptions {
+                hash_mb: 4,
+                ..EngineOptions::default()
+            },
         },
     )
     .unwrap();

@@ -9,7 +9,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Command, Stdio};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::{Duration, Instant};
-use volte::engine::{Engine, SolveOptions};
+use volte::engine::{Engine, EngineOptions, SolveOptions};
 use volte::formats::ggf;
 use volte::game::Game;
 use volte::protocol::{ProtocolOptions, gtp, nboard};
@@ -155,7 +155,10 @@ impl Client {
 fn quick() -> ProtocolOptions {
     ProtocolOptions {
         level: 2,
-        hash_mb: 4,
+        engine: EngineOptions {
+            hash_mb: 4,
+            ..EngineOptions::default()
+        },
         ..ProtocolOptions::default()
     }
 }
@@ -262,7 +265,10 @@ fn ping_interrupts_a_long_hint_and_quit_a_long_go() {
     let c = Client::start(
         false,
         ProtocolOptions {
-            hash_mb: 16,
+            engine: EngineOptions {
+                hash_mb: 16,
+                ..EngineOptions::default()
+            },
             ..ProtocolOptions::default()
         },
     );
@@ -455,7 +461,10 @@ fn gtp_quit_during_a_long_genmove() {
         true,
         ProtocolOptions {
             level: 40,
-            hash_mb: 16,
+            engine: EngineOptions {
+                hash_mb: 16,
+                ..EngineOptions::default()
+            },
             ..ProtocolOptions::default()
         },
     );
@@ -582,7 +591,10 @@ fn fuzzed_lines_get_answers_and_leave_a_working_engine() {
         let out = SharedBuf::default();
         let options = ProtocolOptions {
             level: 1,
-            hash_mb: 1,
+            engine: EngineOptions {
+                hash_mb: 1,
+                ..EngineOptions::default()
+            },
             ..ProtocolOptions::default()
         };
         let started = Instant::now();
@@ -792,7 +804,10 @@ fn nboard_hint_names_every_move_once_after_a_session() {
             false,
             ProtocolOptions {
                 level: 6,
-                hash_mb: 4,
+                engine: EngineOptions {
+                    hash_mb: 4,
+                    ..EngineOptions::default()
+                },
                 ..ProtocolOptions::default()
             },
         );
@@ -906,8 +921,11 @@ fn nboard_learn_never_holds_up_ping() {
         false,
         ProtocolOptions {
             level: 10,
-            hash_mb: 4,
-            book: Some(book),
+            engine: EngineOptions {
+                hash_mb: 4,
+                book: Some(book),
+                ..EngineOptions::default()
+            },
             ..ProtocolOptions::default()
         },
     );

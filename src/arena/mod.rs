@@ -22,25 +22,19 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// A built-in engine configuration.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct BuiltinSpec {
     pub name: String,
     pub limits: Limits,
-    pub eval: EvalKind,
-    /// Pattern weights loaded from `evalfile=` (instead of the shipped ones).
-    pub weights: Option<std::sync::Arc<crate::eval::PatternWeights>>,
-    pub hash_mb: usize,
-    pub threads: usize,
-    /// The opening book it plays from (`book=shipped` or `book=FILE`; none by default).
-    pub book: Option<std::sync::Arc<crate::book::Book>>,
-    /// Book moves within this many discs of the best are played at random.
-    pub book_randomness: i32,
+    /// Its table, threads, evaluation (`eval=`, `evalfile=`) and book (`book=shipped` or
+    /// `book=FILE`, none by default; `bookrandom=`).
+    pub engine: EngineOptions,
     /// True when the spec sets its own depth, level, time or nodes.
     pub limited: bool,
 }
 
 /// An engine of a match.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub enum EngineSpec {
     Builtin(BuiltinSpec),
     External(ExternalSpec),
@@ -145,14 +139,14 @@ impl FromStr for BuiltinSpec {
         let mut spec = BuiltinSpec {
             name: String::new(),
             limits: Limits::default(),
-            eval: EvalKind::default(),
-            weights: None,
-            hash_mb: 64,
-            threads: 1,
-            book: None,
-            book_randomness: 0,
+            engine: EngineOptions {
+                hash_mb: MATCH_HASH_MB,
+                ..EngineOptions::default()
+            },
             limited: false,
         };
+        let mut eval = EvalKind::default();
+        let mut weights = None;
         let mut limited = false;
         for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (key, value) = part
@@ -189,14 +183,14 @@ impl FromStr for BuiltinSpec {
                 "selectivity" => {
                     spec.limits.selectivity = Some(number("selectivity")?.min(5) as u8)
                 }
-                "eval" => spec.eval = value.parse()?,
+                "eval" => eval = value.parse()?,
                 "evalfile" => {
                     let w = crate::eval::PatternWeights::load(std::path::Path::new(value))
                         .map_err(|e| format!("{e:#}"))?;
-                    spec.weights = Some(std::sync::Arc::new(w));
+                    weights = Some(std::sync::Arc::new(w));
                 }
                 "book" => {
-                    spec.book = match value {
+                    spec.engine.book = match value {
                         "none" => None,
                         "shipped" => Some(
                             crate::book::Book::shipped(Variant::Othello)
@@ -208,9 +202,9 @@ impl FromStr for BuiltinSpec {
                         )),
                     }
                 }
-                "bookrandom" => spec.book_randomness = number("bookrandom")?.min(128) as i32,
-                "hash" => spec.hash_mb = number("hash")?.clamp(1, 1 << 16) as usize,
-                "threads" => spec.threads = number("threads")?.clamp(1, 256) as usize,
+                "bookrandom" => spec.engine.book_randomness = number("bookrandom")?.min(128) as i32,
+                "hash" => spec.engine.hash_mb = number("hash")?.clamp(1, 1 << 16) as usize,
+                "threads" => spec.engine.threads = number("threads")?.clamp(1, 256) as usize,
                 other => {
                     return Err(format!(
                         "unknown key '{other}' (known: name, depth, level, time, nodes, \
@@ -220,9 +214,15 @@ impl FromStr for BuiltinSpec {
             }
         }
         spec.limited = limited;
-        if spec.weights.is_some() && spec.eval == EvalKind::Classic {
-            return Err("evalfile gives pattern weights; it cannot go with eval=classic".into());
-        }
+        spec.engine.eval = match weights {
+            Some(_) if eval == EvalKind::Classic => {
+                return Err(
+                    "evalfile gives pattern weights; it cannot go with eval=classic".into(),
+                );
+            }
+            Some(w) => crate::eval::Evaluator::with_weights(w),
+            None => crate::eval::Evaluator::new(eval),
+        };
         if spec.name.is_empty() {
             spec.name = s.replace([',', '='], "");
         }
@@ -318,14 +318,16 @@ impl fmt::Display for Forfeit {
 
 /// A player: a built-in engine or an external program.
 pub enum Player {
-    Builtin(Box<Engine>, BuiltinSpec),
+    Builtin(Box<Engine>, Box<BuiltinSpec>),
     External(Box<ExternalPlayer>),
 }
 
 impl Player {
     pub fn new(spec: &EngineSpec) -> Player {
         match spec {
-            EngineSpec::Builtin(b) => Player::Builtin(Box::new(build_engine(b)), b.clone()),
+            EngineSpec::Builtin(b) => {
+                Player::Builtin(Box::new(build_engine(b)), Box::new(b.clone()))
+            }
             EngineSpec::External(e) => Player::External(Box::new(ExternalPlayer::new(e.clone()))),
         }
     }
@@ -697,19 +699,13 @@ pub fn run_match(
     games.into_iter().flatten().collect()
 }
 
+/// The table of each built-in engine of a match unless `hash=` says otherwise, in MiB:
+/// smaller than a GUI's, since several games may run at once.
+pub const MATCH_HASH_MB: usize = 64;
+
 /// Builds the engine of a built-in spec.
 pub fn build_engine(spec: &BuiltinSpec) -> Engine {
-    Engine::new(EngineOptions {
-        hash_mb: spec.hash_mb,
-        threads: spec.threads,
-        eval: match &spec.weights {
-            Some(w) => crate::eval::Evaluator::with_weights(w.clone()),
-            None => crate::eval::Evaluator::new(spec.eval),
-        },
-        book: spec.book.clone(),
-        book_randomness: spec.book_randomness,
-        ..EngineOptions::default()
-    })
+    Engine::new(spec.engine.clone())
 }
 
 /// Wins, draws and losses of the first engine, and its disc differences.
@@ -844,7 +840,7 @@ mod tests {
             panic!()
         };
         assert_eq!(t.limits.move_time, Some(Duration::from_millis(250)));
-        assert_eq!(t.threads, 2);
+        assert_eq!(t.engine.threads, 2);
         assert!("depth=x".parse::<EngineSpec>().is_err());
         assert!("eval=magic,depth=2".parse::<EngineSpec>().is_err());
         assert!("colour=red,depth=2".parse::<EngineSpec>().is_err());

@@ -31,7 +31,7 @@ pub struct AnalyzeArgs {
     #[arg(long, short, default_value_t = 1)]
     pub threads: usize,
     /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 256)]
+    #[arg(long, default_value_t = crate::engine::DEFAULT_HASH_MB)]
     pub hash_mb: usize,
     #[command(flatten)]
     pub eval: super::EvalArgs,

@@ -46,16 +46,16 @@ pub enum BookCommand {
 pub struct BookSearchArgs {
     /// Midgame depth of each leaf search (plies; one less from positions at an odd ply,
     /// so that every search ends on a ply of the same parity).
-    #[arg(long, default_value_t = 16)]
+    #[arg(long, default_value_t = crate::bookbuild::SearchOptions::default().depth)]
     pub depth: u32,
     /// Solve leaves exactly from this many empties.
-    #[arg(long, default_value_t = 24)]
+    #[arg(long, default_value_t = crate::bookbuild::SearchOptions::default().solve_from)]
     pub solve_from: u32,
     /// Searches run at once (one thread each).
     #[arg(long, short, default_value_t = default_threads())]
     pub threads: usize,
     /// Transposition table of each search, in MB.
-    #[arg(long, default_value_t = 32)]
+    #[arg(long, default_value_t = crate::bookbuild::SearchOptions::default().hash_mb)]
     pub hash_mb: usize,
     #[command(flatten)]
     pub eval: EvalArgs,

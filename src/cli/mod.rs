@@ -191,16 +191,49 @@ pub struct PlayArgs {
     /// Start from this position, transcript or GGF game (or a file with one).
     #[arg(long, short, allow_hyphen_values = true)]
     pub position: Option<String>,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+/// The engine options of the commands that play: threads, table, evaluation and book.
+#[derive(clap::Args, Debug, Clone)]
+pub struct EngineArgs {
     /// Search threads.
     #[arg(long, short, default_value_t = 1)]
     pub threads: usize,
     /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 128)]
+    #[arg(long, default_value_t = crate::engine::DEFAULT_HASH_MB)]
     pub hash_mb: usize,
     #[command(flatten)]
     pub eval: EvalArgs,
     #[command(flatten)]
     pub book: BookUseArgs,
+}
+
+impl Default for EngineArgs {
+    fn default() -> Self {
+        let o = crate::engine::EngineOptions::default();
+        EngineArgs {
+            threads: o.threads,
+            hash_mb: o.hash_mb,
+            eval: EvalArgs::default(),
+            book: BookUseArgs::default(),
+        }
+    }
+}
+
+impl EngineArgs {
+    /// The engine options these arguments ask for (loading weight and book files).
+    pub fn options(&self) -> anyhow::Result<crate::engine::EngineOptions> {
+        Ok(crate::engine::EngineOptions {
+            threads: self.threads.max(1),
+            hash_mb: self.hash_mb.max(1),
+            eval: self.eval.evaluator()?,
+            book: self.book.book()?,
+            book_randomness: self.book.book_randomness.max(0),
+            ..crate::engine::EngineOptions::default()
+        })
+    }
 }
 
 /// Options of the protocol loops.
@@ -210,19 +243,11 @@ pub struct ProtocolArgs {
     /// then level+10 (NBoard's `set depth` and GTP's `level` change it).
     #[arg(long, short, default_value_t = crate::engine::DEFAULT_LEVEL, value_parser = clap::value_parser!(u32).range(1..=60))]
     pub level: u32,
-    /// Search threads.
-    #[arg(long, short, default_value_t = 1)]
-    pub threads: usize,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 256)]
-    pub hash_mb: usize,
     /// Rules of new games (GGF games carry their own).
     #[arg(long, short, default_value = "othello")]
     pub variant: Variant,
     #[command(flatten)]
-    pub eval: EvalArgs,
-    #[command(flatten)]
-    pub book: BookUseArgs,
+    pub engine: EngineArgs,
 }
 
 /// The opening-book options of the commands that play.
@@ -280,11 +305,8 @@ impl Default for ProtocolArgs {
         let o = crate::protocol::ProtocolOptions::default();
         ProtocolArgs {
             level: o.level,
-            threads: o.threads,
-            hash_mb: o.hash_mb,
             variant: o.variant,
-            eval: EvalArgs::default(),
-            book: BookUseArgs::default(),
+            engine: EngineArgs::default(),
         }
     }
 }
@@ -293,13 +315,9 @@ impl ProtocolArgs {
     fn options(&self) -> anyhow::Result<crate::protocol::ProtocolOptions> {
         Ok(crate::protocol::ProtocolOptions {
             level: self.level,
-            threads: self.threads.max(1),
-            hash_mb: self.hash_mb.max(1),
             variant: self.variant,
-            eval: self.eval.evaluator()?,
-            book: self.book.book()?,
-            book_path: self.book.book.clone(),
-            book_randomness: self.book.book_randomness.max(0),
+            book_path: self.engine.book.book.clone(),
+            engine: self.engine.options()?,
         })
     }
 }
@@ -429,11 +447,7 @@ fn run_play(args: &PlayArgs) -> Result<()> {
         level: args.level,
         seats: args.color,
         colors: std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
-        hash_mb: args.hash_mb.max(1),
-        threads: args.threads.max(1),
-        eval: args.eval.evaluator()?,
-        book: args.book.book()?,
-        book_randomness: args.book.book_randomness.max(0),
+        engine: args.engine.options()?,
     };
     let mut input = std::io::stdin().lock();
     let mut output = std::io::stdout().lock();

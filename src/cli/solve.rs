@@ -30,7 +30,7 @@ pub struct SolveArgs {
     #[arg(long)]
     pub wld: bool,
     /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 256)]
+    #[arg(long, default_value_t = crate::engine::DEFAULT_HASH_MB)]
     pub hash_mb: usize,
     /// Also give the score of every legal move (as OBF files list them).
     #[arg(long)]

@@ -10,7 +10,6 @@ pub mod nboard;
 
 use crate::engine::GameClock;
 use crate::engine::{Engine, EngineOptions, StopHandle};
-use crate::eval::Evaluator;
 use crate::game::Game;
 use crate::rules::Variant;
 use crate::square::Color;
@@ -23,46 +22,27 @@ use std::time::Duration;
 #[derive(Clone, Debug)]
 pub struct ProtocolOptions {
     pub level: u32,
-    pub threads: usize,
-    pub hash_mb: usize,
+    /// Rules of new games (GGF games carry their own).
     pub variant: Variant,
-    pub eval: Evaluator,
-    /// The opening book to play from (`None`: none).
-    pub book: Option<Arc<crate::book::Book>>,
     /// Where `learn` saves the book (`None`: learnt games stay in memory).
     pub book_path: Option<std::path::PathBuf>,
-    /// Book moves within this many discs of the best are played at random.
-    pub book_randomness: i32,
+    pub engine: EngineOptions,
 }
 
 impl Default for ProtocolOptions {
     fn default() -> Self {
         ProtocolOptions {
             level: crate::engine::DEFAULT_LEVEL,
-            threads: 1,
-            hash_mb: 256,
             variant: Variant::Othello,
-            eval: Evaluator::default(),
-            book: None,
             book_path: None,
-            book_randomness: 0,
+            engine: EngineOptions::default(),
         }
     }
 }
 
 impl ProtocolOptions {
     pub(crate) fn engine(&self) -> Engine {
-        Engine::new(EngineOptions {
-            hash_mb: self.hash_mb,
-            threads: self.threads,
-            eval: self.eval.clone(),
-            book: self.book.clone(),
-            book_randomness: self.book_randomness,
-            book_seed: std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos() as u64),
-            ..EngineOptions::default()
-        })
+        Engine::new(self.engine.clone().seeded_by_time())
     }
 }
 

@@ -4,7 +4,7 @@
 //! `quit`. Nothing is written to stderr: the GUI merges it into stdout.
 
 use super::{Background, Output, ProtocolOptions, game_clock, read_line};
-use crate::engine::{Engine, Limits};
+use crate::engine::{Engine, EngineOptions, Limits};
 use crate::engine::{Iteration, ResultKind};
 use crate::formats::ggf;
 use crate::game::Game;
@@ -397,12 +397,11 @@ impl Learner {
     ) -> Learner {
         let (jobs, queue) = mpsc::channel::<LearnJob>();
         let thread = std::thread::spawn(move || {
-            let searcher = ProtocolOptions {
+            let searcher = Engine::new(EngineOptions {
                 threads: 1,
-                hash_mb: options.hash_mb.min(64),
-                ..options
-            }
-            .engine();
+                hash_mb: options.engine.hash_mb.min(64),
+                ..options.engine
+            });
             for job in queue {
                 let depth = crate::engine::Level::new(job.level).depth;
                 match engine.learn(&searcher, &job.game, LEARN_PLIES, depth, LEARN_SOLVE_FROM) {

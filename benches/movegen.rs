@@ -13,7 +13,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use volte::bitboard::Bits;
 use volte::board::{self, Position};
-use volte::perft::{perft, perft_variant};
+use volte::jobs::perft::{perft, perft_variant};
 use volte::rules::{Anti, Othello, Reversi1889, State, Variant};
 
 /// The baseline: perft on `Position` with no rules layer at all.

@@ -1,31 +1,29 @@
 //! volte: an Othello/Reversi engine — Othello, Anti and Reversi 1889.
 //!
 //! Layers, lowest first (a module imports only from the layers below it):
-//! [`square`], [`bitboard`] and [`progress`]; [`board`], [`rules`], [`stability`] and [`game`];
-//! [`formats`]; [`eval`], [`book`] and [`perft`]; [`search`]; [`engine`]; [`analysis`], [`arena`],
-//! [`bench`], [`calibrate`], [`train`], [`selfplay`] and [`bookbuild`]; [`protocol`] and [`play`];
-//! [`cli`].
+//! - core: [`square`], [`bitboard`] and [`progress`]; [`board`], [`rules`], [`stability`]
+//!   and [`game`]; [`formats`]; [`eval`] and [`book`];
+//! - the search (private: reached through the engine);
+//! - [`engine`]: the one door to the search;
+//! - [`jobs`]: matches, training, self-play, book building, analysis, bench, perft and
+//!   the terminal game;
+//! - front ends: [`protocol`] (NBoard, GTP) and the command line (`cli`, for the binary).
+//!
+//! `docs/architecture.md` in the repository describes each layer.
 
-pub mod analysis;
-pub mod arena;
-pub mod bench;
 pub mod bitboard;
 pub mod board;
 pub mod book;
-pub mod bookbuild;
-pub mod calibrate;
+#[doc(hidden)]
 pub mod cli;
 pub mod engine;
 pub mod eval;
 pub mod formats;
 pub mod game;
-pub mod perft;
-pub mod play;
+pub mod jobs;
 pub mod progress;
 pub mod protocol;
 pub mod rules;
-pub mod search;
-pub mod selfplay;
+mod search;
 pub mod square;
 pub mod stability;
-pub mod train;

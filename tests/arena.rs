@@ -8,7 +8,7 @@ mod common;
 use common::Scratch;
 use std::path::PathBuf;
 use std::time::Duration;
-use volte::arena::{self, EngineSpec, Forfeit, TimeControl};
+use volte::jobs::arena::{self, EngineSpec, Forfeit, TimeControl};
 use volte::rules::Variant;
 use volte::square::Color;
 

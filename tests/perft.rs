@@ -3,7 +3,7 @@
 
 use volte::board::Position;
 use volte::game::Game;
-use volte::perft::{divide, perft_othello, perft_variant};
+use volte::jobs::perft::{divide, perft_othello, perft_variant};
 use volte::rules::{State, Variant};
 use volte::square::{Move, Square};
 

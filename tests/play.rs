@@ -8,7 +8,7 @@ use common::Lcg;
 use volte::engine::EngineOptions;
 use volte::formats::{ggf, transcript};
 use volte::game::Game;
-use volte::play::{self, PlayOptions, Seats};
+use volte::jobs::play::{self, PlayOptions, Seats};
 use volte::rules::Variant;
 use volte::square::{Color, Move, Square};
 

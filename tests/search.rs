@@ -99,7 +99,7 @@ fn without_probcut_the_search_equals_alpha_beta() {
 fn node_counts_are_reproducible() {
     let depth = if cfg!(debug_assertions) { 5 } else { 8 };
     let run = || {
-        volte::bench::run(depth, &mut |_| {})
+        volte::jobs::bench::run(depth, &mut |_| {})
             .iter()
             .map(|p| (p.nodes, p.result.as_ref().map(|r| (r.best_move, r.score))))
             .collect::<Vec<_>>()
@@ -111,7 +111,7 @@ fn node_counts_are_reproducible() {
 
 #[test]
 fn node_limited_searches_are_reproducible() {
-    let state = volte::bench::positions()[3];
+    let state = volte::jobs::bench::positions()[3];
     let run = || {
         let engine = Engine::new(EngineOptions {
             hash_mb: 8,
@@ -141,7 +141,7 @@ fn stop_ends_a_long_search_promptly() {
         hash_mb: 16,
         ..EngineOptions::default()
     }));
-    let state = volte::bench::positions()[0];
+    let state = volte::jobs::bench::positions()[0];
     let stopper = engine.stop_handle();
     let e = Arc::clone(&engine);
     let search = std::thread::spawn(move || {

@@ -5,7 +5,7 @@
 //! The book knows nothing of searching: whoever grows it ([`Book::learn`],
 //! [`Book::expand`]) asks it which positions need their leaf searched
 //! ([`Book::stale`]) and hands the results back ([`Book::set_leaf`]). The builder
-//! (`crate::bookbuild`) does that in parallel; the engine does it for NBoard's `learn`.
+//! (`crate::jobs::bookbuild`) does that in parallel; the engine does it for NBoard's `learn`.
 //!
 //! Scores are disc differences for the side to move. A position is stored only when the
 //! side to move has a legal move; a move after which the opponent must pass leads to the

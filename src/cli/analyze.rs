@@ -1,11 +1,11 @@
 //! `volte analyze`.
 
-use super::parse_game_input;
-use crate::analysis::{self, PlyAnalysis};
+use super::args::parse_game_input;
 use crate::engine::ResultKind;
 use crate::engine::{Engine, EngineOptions, Limits};
 use crate::formats::ggf;
 use crate::game::MoveRecord;
+use crate::jobs::analysis::{self, PlyAnalysis};
 use crate::rules::Variant;
 use crate::square::{Color, Move};
 use anyhow::{Context, Result};
@@ -34,7 +34,7 @@ pub struct AnalyzeArgs {
     #[arg(long, default_value_t = crate::engine::DEFAULT_HASH_MB)]
     pub hash_mb: usize,
     #[command(flatten)]
-    pub eval: super::EvalArgs,
+    pub eval: super::args::EvalArgs,
     /// Also write the game as GGF, each move with the engine's score of it, to this file.
     #[arg(long, value_name = "FILE")]
     pub ggf: Option<String>,

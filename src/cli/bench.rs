@@ -1,7 +1,7 @@
 //! `volte bench`.
 
-use crate::bench::{self, BENCH_DEPTH, BenchPosition};
 use crate::engine::{Engine, EngineOptions, Limits};
+use crate::jobs::bench::{self, BENCH_DEPTH, BenchPosition};
 use anyhow::Result;
 use clap::Args;
 
@@ -18,7 +18,7 @@ pub struct BenchArgs {
     #[arg(long, short, value_parser = clap::value_parser!(u8).range(0..=5))]
     pub selectivity: Option<u8>,
     #[command(flatten)]
-    pub eval: super::EvalArgs,
+    pub eval: super::args::EvalArgs,
 }
 
 pub fn run(args: BenchArgs) -> Result<()> {

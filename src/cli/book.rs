@@ -1,9 +1,9 @@
 //! `volte book build | learn | show | stats`.
 
-use super::EvalArgs;
-use super::train::CliProgress;
+use super::args::EvalArgs;
+use super::progress::CliProgress;
 use crate::book::{Book, Key, normalise};
-use crate::bookbuild::{self, SearchOptions};
+use crate::jobs::bookbuild::{self, SearchOptions};
 use crate::rules::Variant;
 use crate::square::Move;
 use anyhow::{Result, bail};
@@ -46,16 +46,16 @@ pub enum BookCommand {
 pub struct BookSearchArgs {
     /// Midgame depth of each leaf search (plies; one less from positions at an odd ply,
     /// so that every search ends on a ply of the same parity).
-    #[arg(long, default_value_t = crate::bookbuild::SearchOptions::default().depth)]
+    #[arg(long, default_value_t = crate::jobs::bookbuild::SearchOptions::default().depth)]
     pub depth: u32,
     /// Solve leaves exactly from this many empties.
-    #[arg(long, default_value_t = crate::bookbuild::SearchOptions::default().solve_from)]
+    #[arg(long, default_value_t = crate::jobs::bookbuild::SearchOptions::default().solve_from)]
     pub solve_from: u32,
     /// Searches run at once (one thread each).
     #[arg(long, short, default_value_t = default_threads())]
     pub threads: usize,
     /// Transposition table of each search, in MB.
-    #[arg(long, default_value_t = crate::bookbuild::SearchOptions::default().hash_mb)]
+    #[arg(long, default_value_t = crate::jobs::bookbuild::SearchOptions::default().hash_mb)]
     pub hash_mb: usize,
     #[command(flatten)]
     pub eval: EvalArgs,
@@ -212,7 +212,7 @@ fn run_build(args: BuildArgs) -> Result<()> {
 fn run_learn(args: LearnArgs) -> Result<()> {
     let options = args.search.options()?;
     let mut book = open_or_create(&args.book, args.variant)?;
-    let set = crate::train::data::read_lines(&args.files, book.variant())?;
+    let set = crate::jobs::train::data::read_lines(&args.files, book.variant())?;
     for (path, kept, skipped) in &set.files {
         eprintln!("{}: {kept} games read, {skipped} skipped", path.display());
     }
@@ -249,7 +249,7 @@ fn chosen_book(path: Option<&Path>, variant: Variant) -> Result<(Book, String)> 
 fn run_show(args: ShowArgs) -> Result<()> {
     let (book, name) = chosen_book(args.book.as_deref(), args.variant)?;
     let game = match &args.position {
-        Some(text) => super::parse_game_input(text, book.variant())?,
+        Some(text) => super::args::parse_game_input(text, book.variant())?,
         None => crate::game::Game::new(book.variant()),
     };
     print!("{}", game.render());

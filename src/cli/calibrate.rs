@@ -1,6 +1,6 @@
 //! `volte calibrate-mpc`.
 
-use crate::calibrate;
+use crate::jobs::calibrate;
 use anyhow::{Context, Result};
 use clap::Args;
 use std::io::IsTerminal;

@@ -1,8 +1,8 @@
 //! `volte match`.
 
-use super::read_input;
-use crate::arena::{self, EngineSpec, MatchGame, Sprt, SprtState, Tally, TimeControl};
+use super::args::read_input;
 use crate::formats::ggf;
+use crate::jobs::arena::{self, EngineSpec, MatchGame, Sprt, SprtState, Tally, TimeControl};
 use crate::rules::Variant;
 use anyhow::{Context, Result, bail};
 use clap::Args;
@@ -314,7 +314,7 @@ pub struct OpeningsArgs {
     #[arg(long, default_value = "openings/volte-8ply.txt")]
     pub output: String,
     #[command(flatten)]
-    pub eval: super::EvalArgs,
+    pub eval: super::args::EvalArgs,
 }
 
 pub fn run_openings(args: OpeningsArgs) -> Result<()> {

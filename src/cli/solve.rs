@@ -1,6 +1,6 @@
 //! `volte solve`: reads positions, solves them, prints one row each and a total.
 
-use super::read_input;
+use super::args::read_input;
 use crate::engine::{Engine, EngineOptions, SolveMode, SolveOptions, SolveResult};
 use crate::formats::{self, Format, FormatError, ggf, obf, wthor};
 use crate::game::Game;
@@ -65,7 +65,7 @@ pub struct SolveArgs {
     pub edax_nodes: bool,
     /// The evaluation orders moves at 10 or more empties.
     #[command(flatten)]
-    pub eval: super::EvalArgs,
+    pub eval: super::args::EvalArgs,
 }
 
 /// One position to solve, with what the input says its answer is.

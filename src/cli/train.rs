@@ -1,16 +1,14 @@
 //! `volte train`: fits the pattern evaluation to game records.
 
+use super::progress::CliProgress;
 use crate::eval::pattern::N_STAGES;
 use crate::eval::{EvalKind, Evaluator, PatternWeights};
+use crate::jobs::train::data;
+use crate::jobs::train::pattern::{self, TrainOptions};
 use crate::rules::Variant;
-use crate::train::data;
-use crate::train::pattern::{self, Progress, TrainOptions};
 use anyhow::Result;
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 /// Options of `volte train`.
@@ -70,78 +68,6 @@ pub struct TrainArgs {
     /// Threads (default: all cores).
     #[arg(long, short)]
     pub threads: Option<usize>,
-}
-
-/// Progress on stderr: a bar on a terminal, otherwise a line every 10% (for logs).
-pub(crate) struct CliProgress {
-    bar: Mutex<Option<indicatif::ProgressBar>>,
-    phase: Mutex<String>,
-    total: AtomicU64,
-    done: AtomicU64,
-    started: Mutex<Instant>,
-    terminal: bool,
-}
-
-impl CliProgress {
-    pub(crate) fn new() -> CliProgress {
-        CliProgress {
-            bar: Mutex::new(None),
-            phase: Mutex::new(String::new()),
-            total: AtomicU64::new(0),
-            done: AtomicU64::new(0),
-            started: Mutex::new(Instant::now()),
-            terminal: std::io::stderr().is_terminal(),
-        }
-    }
-}
-
-impl Progress for CliProgress {
-    fn start(&self, phase: &str, total: u64) {
-        *self.phase.lock().expect("lock") = phase.to_string();
-        *self.started.lock().expect("lock") = Instant::now();
-        self.total.store(total, Ordering::Relaxed);
-        self.done.store(0, Ordering::Relaxed);
-        if total == 0 {
-            return;
-        }
-        if self.terminal {
-            let bar = indicatif::ProgressBar::new(total);
-            bar.set_style(
-                indicatif::ProgressStyle::with_template(
-                    "{msg} [{bar:30}] {pos}/{len}, {elapsed} (eta {eta})",
-                )
-                .expect("a valid template")
-                .progress_chars("=> "),
-            );
-            bar.set_message(phase.to_string());
-            *self.bar.lock().expect("lock") = Some(bar);
-        } else {
-            eprintln!("{phase}: 0/{total}");
-        }
-    }
-
-    fn tick(&self, n: u64) {
-        let done = self.done.fetch_add(n, Ordering::Relaxed) + n;
-        if let Some(bar) = &*self.bar.lock().expect("lock") {
-            bar.set_position(done);
-            return;
-        }
-        let total = self.total.load(Ordering::Relaxed).max(1);
-        let step = (total / 10).max(1);
-        if done % step < n || done == total {
-            let secs = self.started.lock().expect("lock").elapsed().as_secs_f64();
-            eprintln!(
-                "{}: {done}/{total} ({secs:.0} s)",
-                self.phase.lock().expect("lock")
-            );
-        }
-    }
-
-    fn finish(&self) {
-        if let Some(bar) = self.bar.lock().expect("lock").take() {
-            bar.finish_and_clear();
-        }
-    }
 }
 
 pub fn run(args: TrainArgs) -> Result<()> {
@@ -250,71 +176,5 @@ pub fn run(args: TrainArgs) -> Result<()> {
             args.exact_max_empties, check.n, check.mae[0], check.mae[1]
         );
     }
-    Ok(())
-}
-
-/// Options of `volte selfplay`.
-#[derive(clap::Args, Debug)]
-pub struct SelfplayArgs {
-    /// Rules of the games.
-    #[arg(long, short, default_value = "othello")]
-    pub variant: Variant,
-    /// Number of games the output file should hold (a rerun adds the missing ones).
-    #[arg(long, short, default_value_t = 1000)]
-    pub games: usize,
-    /// Level of the midgame moves (depth; see the README's level table).
-    #[arg(long, short, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=30))]
-    pub level: u32,
-    /// Plies played at random at the start of each game.
-    #[arg(long, default_value_t = 10)]
-    pub random_plies: usize,
-    /// Probability of a random move at each later midgame move.
-    #[arg(long, default_value_t = 0.0)]
-    pub epsilon: f64,
-    /// From this many empties on both sides play perfectly, so the result is exact.
-    #[arg(long, default_value_t = 14, value_parser = clap::value_parser!(u32).range(0..=24))]
-    pub solve_empties: u32,
-    /// Seed of the random moves.
-    #[arg(long, default_value_t = 2026)]
-    pub seed: u64,
-    /// GGF file the games are appended to, one a line.
-    #[arg(long, short, value_name = "FILE")]
-    pub output: PathBuf,
-    #[command(flatten)]
-    pub eval: super::EvalArgs,
-    /// Threads (default: all cores; one game per thread).
-    #[arg(long, short)]
-    pub threads: Option<usize>,
-}
-
-pub fn run_selfplay(args: SelfplayArgs) -> Result<()> {
-    if let Some(t) = args.threads {
-        let _ = rayon::ThreadPoolBuilder::new()
-            .num_threads(t.max(1))
-            .build_global();
-    }
-    if !(0.0..=1.0).contains(&args.epsilon) {
-        anyhow::bail!("--epsilon must be between 0 and 1");
-    }
-    let started = Instant::now();
-    let options = crate::selfplay::SelfplayOptions {
-        variant: args.variant,
-        games: args.games,
-        limits: crate::engine::Limits::level(args.level),
-        random_plies: args.random_plies,
-        epsilon: args.epsilon,
-        solve_empties: args.solve_empties,
-        seed: args.seed,
-        eval: args.eval.evaluator()?,
-    };
-    let report = crate::selfplay::run(&options, &args.output, &CliProgress::new())?;
-    println!(
-        "{}: {} games ({} already there, {} played) in {:.0} s",
-        args.output.display(),
-        report.resumed + report.played,
-        report.resumed,
-        report.played,
-        started.elapsed().as_secs_f64()
-    );
     Ok(())
 }

@@ -32,7 +32,7 @@ pub fn positions_from_wthor(
     max_empties: u32,
     seed: u64,
 ) -> Result<Vec<State>> {
-    let games = crate::train::read_wthor_dir(dir)?;
+    let games = crate::jobs::train::read_wthor_dir(dir)?;
     let mut rng = seed | 1;
     let mut next = move || {
         rng ^= rng << 13;

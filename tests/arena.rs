@@ -209,3 +209,25 @@ done"#,
             .all(|g| matches!(g.forfeit, Some((_, Forfeit::Crash(_)))))
     );
 }
+
+/// Engines with threads of their own (a rayon pool each) play one game after another: a
+/// match worker waiting on an engine's pool must not start the next game meanwhile, which
+/// nested games, and their engines and tables, without bound (a 400-game match of
+/// `threads=2` engines once ran out of memory).
+#[test]
+fn engines_with_threads_play_their_games_one_after_another() {
+    let a = spec("name=a,threads=2,depth=3");
+    let b = spec("name=b,threads=2,depth=2");
+    let openings = arena::random_openings(Variant::Othello, 6, 4, 9);
+    let finished = std::sync::Mutex::new(Vec::new());
+    let games = arena::run_match(&a, &b, &openings, &tc(), 1, None, &|g, _| {
+        finished.lock().unwrap().push((g.opening, g.first_is_black));
+    });
+    assert_eq!(games.len(), 12);
+    let order = finished.into_inner().unwrap();
+    let expected: Vec<(usize, bool)> = (0..6).flat_map(|i| [(i, true), (i, false)]).collect();
+    assert_eq!(
+        order, expected,
+        "games ended out of order: they were nested"
+    );
+}

@@ -22,7 +22,7 @@ use crate::square::Color;
 use external::ExternalPlayer;
 use std::fmt;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// The time control of a match (on top of what each built-in spec sets).
@@ -235,68 +235,69 @@ pub fn run_match(
     sprt: Option<Sprt>,
     on_game: &(dyn Fn(&MatchGame, &Tally) + Sync),
 ) -> Vec<MatchGame> {
-    use rayon::prelude::*;
     let jobs: Vec<(usize, bool)> = (0..openings.len())
         .flat_map(|i| [(i, true), (i, false)])
         .collect();
     let decided = AtomicBool::new(false);
     let tally = Mutex::new(Tally::default());
-    let play = || {
-        jobs.par_iter()
-            .with_max_len(1)
-            .map_init(
-                || (Player::new(first), Player::new(second)),
-                |(a, b), &(opening, first_is_black)| {
-                    if decided.load(Ordering::Relaxed) {
-                        return None;
-                    }
-                    // Book choices depend only on the game, not on which thread plays it.
-                    let seed = (opening as u64) << 1 | u64::from(first_is_black);
-                    a.seed_book(seed);
-                    b.seed_book(seed ^ 0x5EED_0000_0000);
-                    let (game, forfeit) = if first_is_black {
-                        play_game(&openings[opening], [a, b], tc)
-                    } else {
-                        play_game(&openings[opening], [b, a], tc)
-                    };
-                    let first_color = if first_is_black {
-                        Color::Black
-                    } else {
-                        Color::White
-                    };
-                    let first_score = match &forfeit {
-                        Some((loser, _)) if *loser == first_color => -64,
-                        Some(_) => 64,
-                        None => score_for(&game, first_color),
-                    };
-                    let g = MatchGame {
-                        opening,
-                        first_is_black,
-                        first_score,
-                        game,
-                        forfeit,
-                    };
-                    let mut t = tally.lock().unwrap_or_else(|e| e.into_inner());
-                    t.add(g.first_score);
-                    if let Some(sprt) = sprt
-                        && sprt.test(&t).1 != SprtState::Continue
-                    {
-                        decided.store(true, Ordering::Relaxed);
-                    }
-                    on_game(&g, &t);
-                    drop(t);
-                    Some(g)
-                },
-            )
-            .collect::<Vec<_>>()
+    let next = AtomicUsize::new(0);
+    let games: Mutex<Vec<Option<MatchGame>>> = Mutex::new(vec![None; jobs.len()]);
+    // Plain threads, not a rayon pool: an engine with threads of its own installs its
+    // search in its pool, and a rayon worker waiting on another pool would start the next
+    // game meanwhile, nesting games (and their engines) without bound.
+    let worker = || {
+        loop {
+            let k = next.fetch_add(1, Ordering::Relaxed);
+            if k >= jobs.len() || decided.load(Ordering::Relaxed) {
+                return;
+            }
+            let (opening, first_is_black) = jobs[k];
+            // Fresh players for every game (a forfeiting program is restarted).
+            let (mut a, mut b) = (Player::new(first), Player::new(second));
+            // Book choices depend only on the game, not on which thread plays it.
+            let seed = (opening as u64) << 1 | u64::from(first_is_black);
+            a.seed_book(seed);
+            b.seed_book(seed ^ 0x5EED_0000_0000);
+            let (game, forfeit) = if first_is_black {
+                play_game(&openings[opening], [&mut a, &mut b], tc)
+            } else {
+                play_game(&openings[opening], [&mut b, &mut a], tc)
+            };
+            let first_color = if first_is_black {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let first_score = match &forfeit {
+                Some((loser, _)) if *loser == first_color => -64,
+                Some(_) => 64,
+                None => score_for(&game, first_color),
+            };
+            let g = MatchGame {
+                opening,
+                first_is_black,
+                first_score,
+                game,
+                forfeit,
+            };
+            let mut t = tally.lock().unwrap_or_else(|e| e.into_inner());
+            t.add(g.first_score);
+            if let Some(sprt) = sprt
+                && sprt.test(&t).1 != SprtState::Continue
+            {
+                decided.store(true, Ordering::Relaxed);
+            }
+            on_game(&g, &t);
+            drop(t);
+            games.lock().unwrap_or_else(|e| e.into_inner())[k] = Some(g);
+        }
     };
-    let games = match rayon::ThreadPoolBuilder::new()
-        .num_threads(concurrency.max(1))
-        .build()
-    {
-        Ok(pool) => pool.install(play),
-        Err(_) => play(),
-    };
+    std::thread::scope(|scope| {
+        for _ in 0..concurrency.max(1) {
+            scope.spawn(worker);
+        }
+    });
+    let games = games.into_inner().unwrap_or_else(|e| e.into_inner());
     games.into_iter().flatten().collect()
 }
 

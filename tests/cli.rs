@@ -390,6 +390,37 @@ fn bench_prints_the_same_signature_twice() {
     assert!(bench_nodes(&out) > 10_000);
 }
 
+/// `bench --move-time` thinks a fixed time on each position and reports the depth reached.
+#[test]
+fn bench_reports_the_depth_reached_in_a_time() {
+    let o = volte(&["bench", "--move-time", "0.1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let rows: Vec<&str> = out
+        .lines()
+        .filter(|l| l.trim_start().starts_with(char::is_numeric))
+        .collect();
+    assert_eq!(rows.len(), 10, "{out}");
+    // Each row names the search it reached: a midgame depth at the default 73%, or a solve.
+    for r in &rows {
+        let search = r.split_whitespace().last().unwrap();
+        assert!(
+            search.ends_with("@73%") || search == "exact" || search == "w/l/d",
+            "{r}"
+        );
+    }
+    let depth: f64 = out
+        .lines()
+        .find_map(|l| l.strip_prefix("Depth reached: mean "))
+        .and_then(|l| l.split_whitespace().next())
+        .and_then(|d| d.parse().ok())
+        .unwrap_or_else(|| panic!("no depth in {out}"));
+    assert!(depth >= 4.0, "{out}");
+    let bad = volte(&["bench", "--move-time", "0"]);
+    assert!(!bad.status.success());
+    assert!(stderr(&bad).contains("not a number of seconds above 0"));
+}
+
 #[test]
 fn analyze_scores_every_move_and_writes_ggf() {
     let dir = Scratch::new("cli-analyze");

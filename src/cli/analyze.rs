@@ -1,7 +1,6 @@
 //! `volte analyze`.
 
 use super::args::parse_game_input;
-use crate::engine::ResultKind;
 use crate::engine::{Engine, EngineOptions, Limits};
 use crate::formats::ggf;
 use crate::game::MoveRecord;
@@ -41,14 +40,7 @@ pub struct AnalyzeArgs {
 }
 
 fn kind_mark(a: &PlyAnalysis) -> String {
-    match a.kind {
-        ResultKind::Exact => "exact".to_string(),
-        ResultKind::WinLossDraw => "w/l/d".to_string(),
-        ResultKind::ProbableSolve => format!("end@{}%", a.probability),
-        ResultKind::Midgame if a.probability < 100 => format!("d{}@{}%", a.depth, a.probability),
-        ResultKind::Midgame => format!("d{}", a.depth),
-        ResultKind::Book => "book".to_string(),
-    }
+    super::args::search_mark(a.kind, a.depth, a.probability)
 }
 
 pub fn run(args: AnalyzeArgs) -> Result<()> {

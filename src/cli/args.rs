@@ -186,3 +186,18 @@ pub fn parse_game_input(input: &str, variant: Variant) -> Result<Game> {
     };
     Ok(game)
 }
+
+/// How far a result was searched, as the tables print it: `d13@73%` (a midgame depth with
+/// probable cuts at that confidence), `d13`, `end@73%` (to the end with probable cuts),
+/// `exact`, `w/l/d` or `book`.
+pub fn search_mark(kind: crate::engine::ResultKind, depth: u32, probability: u8) -> String {
+    use crate::engine::ResultKind;
+    match kind {
+        ResultKind::Exact => "exact".to_string(),
+        ResultKind::WinLossDraw => "w/l/d".to_string(),
+        ResultKind::ProbableSolve => format!("end@{probability}%"),
+        ResultKind::Midgame if probability < 100 => format!("d{depth}@{probability}%"),
+        ResultKind::Midgame => format!("d{depth}"),
+        ResultKind::Book => "book".to_string(),
+    }
+}

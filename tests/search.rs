@@ -227,3 +227,47 @@ fn simulated_clock_games_never_run_out() {
         "{moves}"
     );
 }
+
+/// A fixed time a move is spent whole: iterations go on until the deadline (an iteration
+/// cut short may still bring a better move), on a simulated clock of 1 µs a node.
+#[test]
+fn a_fixed_move_time_is_spent_whole() {
+    let budget = if cfg!(debug_assertions) {
+        Duration::from_millis(200)
+    } else {
+        Duration::from_secs(2)
+    };
+    let states: Vec<State> = random_states(Variant::Othello, 40, 60, &mut Lcg(7))
+        .into_iter()
+        .filter(|s| s.pos.n_empties() >= 36 && Variant::Othello.legal_moves(s).count_ones() >= 2)
+        .take(4)
+        .collect();
+    assert_eq!(states.len(), 4);
+    for state in states {
+        let clock = Arc::new(ManualClock::new(Duration::from_micros(1)));
+        let engine = Engine::new(EngineOptions {
+            hash_mb: 8,
+            clock: clock.clone() as Arc<dyn Clock>,
+            ..EngineOptions::default()
+        });
+        let limits = Limits {
+            move_time: Some(budget),
+            ..Limits::default()
+        };
+        let before = clock.now();
+        let r = engine
+            .think(Variant::Othello, &state, &limits, &mut |_| {})
+            .unwrap();
+        let used = clock.now() - before;
+        assert!(
+            Variant::Othello.legal_moves(&state) & (1 << r.best_move.square().unwrap().index())
+                != 0
+        );
+        // All but the latency reserve and the last poll's few nodes.
+        assert!(used >= budget * 85 / 100, "used {used:?} of {budget:?}");
+        assert!(
+            used <= budget + Duration::from_millis(20),
+            "used {used:?} of {budget:?}"
+        );
+    }
+}

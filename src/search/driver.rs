@@ -207,6 +207,27 @@ pub(crate) fn think<R: Rules>(
             }
         };
         if control.stopped() {
+            // Cut short, but a move that beat the first one at this depth is news: play it.
+            if index != 0 && score > -super::SCORE_INF && plan.lines <= 1 {
+                let best = order[index];
+                let it = Iteration {
+                    depth,
+                    probability: SELECTIVITY_PERCENT[usize::from(selectivity)],
+                    // Not every move was searched: never exact.
+                    kind: if depth >= n {
+                        ResultKind::ProbableSolve
+                    } else {
+                        ResultKind::Midgame
+                    },
+                    score,
+                    best_move: Move::Play(Square::from_index(best)),
+                    pv: w.principal_variation(s, best, depth.max(1) as usize),
+                    nodes: control.nodes(),
+                    time: elapsed(),
+                    lines,
+                };
+                report(&mut last, it, on_iteration);
+            }
             break;
         }
         let best = order.remove(index);
@@ -238,7 +259,11 @@ pub(crate) fn think<R: Rules>(
         }
         previous_score = Some(score);
         report(&mut last, it, on_iteration);
+        // A fixed time a move is spent to the end (a cut-short iteration may still find
+        // a better move); under a clock, what is saved goes to later moves.
+        let fixed = plan.time.is_some_and(|b| b.target == b.max);
         if let Some(t) = target
+            && !fixed
             && elapsed() >= t * NEXT_ITERATION_PERMILLE / 1000
         {
             return last;

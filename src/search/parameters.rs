@@ -169,8 +169,9 @@ pub const ASPIRATION_DEPTH: u32 = 4;
 /// Before an exact or win/loss/draw solve, the midgame search goes this many plies short
 /// of the end, to fill the table with good moves to try first.
 pub const PRESOLVE_GAP: u32 = 12;
-/// A new iteration is not started once this fraction (per mille) of the target time is
-/// spent: the next one would likely overrun.
+/// Under a clock, a new iteration is not started once this fraction (per mille) of the
+/// target time is spent: the next one would likely overrun. A fixed time a move is spent
+/// whole.
 pub const NEXT_ITERATION_PERMILLE: u32 = 550;
 
 /// Time management: empties from which the rest of the game usually takes little time.

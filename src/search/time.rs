@@ -24,7 +24,7 @@ pub struct GameClock {
 /// How long one move may take.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeBudget {
-    /// The time to aim for.
+    /// The time to aim for (all of it, iteration after iteration, when it equals `max`).
     pub target: Duration,
     /// The most this move may take.
     pub max: Duration,

@@ -45,9 +45,13 @@ pub fn planned_moves(n_empties: u32) -> u32 {
 
 /// The budget of the next move under `clock` at `n_empties`.
 pub fn budget(clock: &GameClock, n_empties: u32) -> TimeBudget {
-    // Keep back the latency of every move still to play (as many as the empties when the
-    // opponent keeps passing), and a cushion that grows with the clock.
-    let reserve = LATENCY_PER_MOVE * (n_empties + 1) + clock.remaining / 50;
+    // Keep back the latency of every move this clock must still cover (as many as the
+    // empties when the opponent keeps passing; under byo-yomi only the period's), and a
+    // cushion that grows with the clock.
+    let covered = clock
+        .moves_to_go
+        .map_or(n_empties + 1, |m| m.clamp(1, n_empties + 1));
+    let reserve = LATENCY_PER_MOVE * covered + clock.remaining / 50;
     let spendable = clock.remaining.saturating_sub(reserve);
     let mut moves = planned_moves(n_empties);
     if let Some(m) = clock.moves_to_go {
@@ -93,6 +97,23 @@ mod tests {
                     assert!(b.max + LATENCY_PER_MOVE <= clock.remaining.max(LATENCY_PER_MOVE));
                 }
             }
+        }
+    }
+
+    /// Byo-yomi of one move a period (GTP `time_settings 0 T 1`): the period is the
+    /// move's, less one move's latency and the cushion, and spent whole.
+    #[test]
+    fn a_period_of_one_move_is_spent_on_it() {
+        for n in [10, 40, 58] {
+            let clock = GameClock {
+                remaining: secs(1.0),
+                increment: Duration::ZERO,
+                moves_to_go: Some(1),
+            };
+            let b = budget(&clock, n);
+            assert!(b.target >= secs(0.9), "{n}: {b:?}");
+            assert_eq!(b.target, b.max);
+            assert!(b.max + LATENCY_PER_MOVE <= clock.remaining);
         }
     }
 

@@ -507,7 +507,8 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
 
     /// Searches the root moves `order` (best first) with window `(alpha, beta)` at
     /// `depth`; returns the score and the index in `order` of the best move. Moves after
-    /// the first are split over the threads.
+    /// the first are split over the threads. Cut short by the stop, it returns the index
+    /// of a move proven better than the first (raising alpha), else 0.
     pub fn root(
         &mut self,
         s: &R::S,
@@ -520,6 +521,9 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
         let mut alpha = alpha;
         let mut best = -SCORE_INF;
         let mut best_index = 0;
+        // The move that last raised alpha: proven better than the moves before it (a move
+        // that only failed low less badly is not).
+        let mut proven = 0;
         let mut i = 0;
         while i < order.len() {
             let next = R::play(s, order[i]);
@@ -533,13 +537,14 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
                 v
             };
             if self.aborted() {
-                return (best, best_index);
+                return (best, proven);
             }
             if v > best {
                 best = v;
                 best_index = i;
                 if v > alpha {
                     alpha = v;
+                    proven = i;
                     if v >= beta {
                         break;
                     }

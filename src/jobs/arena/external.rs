@@ -253,11 +253,10 @@ impl ExternalPlayer {
                 grace_s: 0.0,
             });
         } else if let Some(t) = tc.move_time {
-            // A per-move time as a clock the engine cannot overspend by much.
-            let moves_left = f64::from(g.current().pos.n_empties().div_ceil(2) + 1);
+            // A per-move time as a clock of that much for each move left.
             let used: f64 = g.moves().iter().filter_map(|m| m.time_s).sum();
             g.info.clock = Some(Clock {
-                main_s: used + t.as_secs_f64() * moves_left,
+                main_s: used + super::move_time_bank(game, t).as_secs_f64(),
                 increment_s: 0.0,
                 grace_s: 0.0,
             });

@@ -25,6 +25,13 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+/// What an NBoard engine is told it has left under a fixed time a move (NBoard has no
+/// such setting): that time for each of its moves still to come. An engine may spend more
+/// than the time on one move out of it, so it is also the longest wait for a move.
+pub fn move_time_bank(game: &Game, t: Duration) -> Duration {
+    t * (game.current().pos.n_empties().div_ceil(2) + 1)
+}
+
 /// The time control of a match (on top of what each built-in spec sets).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct TimeControl {
@@ -181,7 +188,7 @@ pub fn play_game(
         let side = usize::from(color == Color::White);
         let limit = match (tc.clock, tc.move_time) {
             (Some(_), _) => clocks[side],
-            (None, Some(t)) => t * 2,
+            (None, Some(t)) => move_time_bank(&game, t),
             (None, None) => tc.max_move,
         };
         let start = Instant::now();
@@ -357,6 +364,22 @@ mod tests {
         assert!("10,0,0.05,0.05".parse::<Sprt>().is_err());
         assert!((score_of_elo(0.0) - 0.5).abs() < 1e-12);
         assert!((elo_of_score(score_of_elo(123.0)) - 123.0).abs() < 1e-9);
+    }
+
+    /// An NBoard engine under a fixed time a move is told, and may take on one move, the
+    /// time of all its moves to come (it was cut off at twice the time a move, so engines
+    /// that spent their bank lost games as hung).
+    #[test]
+    fn the_move_time_bank_covers_the_moves_to_come() {
+        let t = Duration::from_millis(100);
+        let mut game = Game::new(Variant::Othello);
+        assert_eq!(move_time_bank(&game, t), t * 31);
+        game.play(crate::square::Move::Play("f5".parse().unwrap()))
+            .unwrap();
+        assert_eq!(move_time_bank(&game, t), t * 31);
+        game.play(crate::square::Move::Play("d6".parse().unwrap()))
+            .unwrap();
+        assert_eq!(move_time_bank(&game, t), t * 30);
     }
 
     #[test]

@@ -206,34 +206,16 @@ pub(crate) fn think<R: Rules>(
                 _ => w.root(s, &order, -super::SCORE_INF, super::SCORE_INF, depth),
             }
         };
-        if control.stopped() {
-            // Cut short, but a move that beat the first one at this depth is news: play it.
-            if index != 0 && score > -super::SCORE_INF && plan.lines <= 1 {
-                let best = order[index];
-                let it = Iteration {
-                    depth,
-                    probability: SELECTIVITY_PERCENT[usize::from(selectivity)],
-                    // Not every move was searched: never exact.
-                    kind: if depth >= n {
-                        ResultKind::ProbableSolve
-                    } else {
-                        ResultKind::Midgame
-                    },
-                    score,
-                    best_move: Move::Play(Square::from_index(best)),
-                    pv: w.principal_variation(s, best, depth.max(1) as usize),
-                    nodes: control.nodes(),
-                    time: elapsed(),
-                    lines,
-                };
-                report(&mut last, it, on_iteration);
-            }
+        // Cut short, a move proven better than the first at this depth is still news.
+        let cut_short = control.stopped();
+        if cut_short && (index == 0 || plan.lines > 1) {
             break;
         }
         let best = order.remove(index);
         order.insert(0, best);
         w.flush();
-        let exact = depth >= n && selectivity == 0;
+        // A cut-short iteration did not search every move: never exact.
+        let exact = depth >= n && selectivity == 0 && !cut_short;
         let it = Iteration {
             depth,
             probability: SELECTIVITY_PERCENT[usize::from(selectivity)],
@@ -259,6 +241,9 @@ pub(crate) fn think<R: Rules>(
         }
         previous_score = Some(score);
         report(&mut last, it, on_iteration);
+        if cut_short {
+            break;
+        }
         // A fixed time a move is spent to the end (a cut-short iteration may still find
         // a better move); under a clock, what is saved goes to later moves.
         let fixed = plan.time.is_some_and(|b| b.target == b.max);

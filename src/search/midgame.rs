@@ -278,8 +278,11 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
         let mut alpha = alpha;
         // The children's evaluations start from this node's pattern indices.
         let base = self.shared.eval.children_base::<R>(s);
-        let killer =
-            moves & (1u64 << (self.killer & 63)) & u64::from(self.killer < 64).wrapping_neg();
+        let killer = if self.killer < 64 {
+            moves & (1u64 << self.killer)
+        } else {
+            0
+        };
         let rest = moves & !killer;
         let order = Bits(killer)
             .chain(Bits(rest & CORNERS))

@@ -51,13 +51,19 @@ pub fn parse_time(text: &str) -> Option<f64> {
     Some(total + days_s).filter(|t| t.is_finite())
 }
 
-/// Writes seconds as GGF does: `m:ss`, or `h:mm:ss` from an hour up.
+/// Writes seconds as GGF does: `m:ss`, or `h:mm:ss` from an hour up, with milliseconds
+/// (`m:ss.fff`) when the time is not a whole number of seconds.
 pub fn write_time(seconds: f64) -> String {
-    let s = seconds.max(0.0).round() as u64;
-    if s >= 3600 {
+    let ms = (seconds.max(0.0) * 1000.0).round() as u64;
+    let s = ms / 1000;
+    let whole = if s >= 3600 {
         format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
     } else {
         format!("{}:{:02}", s / 60, s % 60)
+    };
+    match ms % 1000 {
+        0 => whole,
+        frac => format!("{whole}.{frac:03}"),
     }
 }
 
@@ -537,6 +543,18 @@ mod tests {
         assert_eq!(parse_time(&format!("{}:00", "9".repeat(400))), None);
         let c = parse_clock("5:00/0:10/2:00").unwrap();
         assert_eq!((c.main_s, c.increment_s, c.grace_s), (300.0, 10.0, 120.0));
+        // Whole seconds as GGF writes them; fractions (an emulated time a move) kept.
+        assert_eq!(write_time(300.0), "5:00");
+        assert_eq!(write_time(3723.0), "1:02:03");
+        assert_eq!(write_time(1.4), "0:01.400");
+        for t in [0.0, 0.05, 1.4, 59.999, 61.25, 3600.5] {
+            let back = parse_time(&write_time(t)).unwrap();
+            assert!(
+                (back - t).abs() < 5e-4,
+                "{t} -> {} -> {back}",
+                write_time(t)
+            );
+        }
 
         let anti = parse_game("(;GM[Othello]TY[8a]B[f5];)").unwrap();
         assert_eq!(anti.variant(), Variant::Anti);

@@ -245,22 +245,7 @@ impl ExternalPlayer {
         tc: &TimeControl,
         deadline: Instant,
     ) -> Result<MoveRecord, Forfeit> {
-        let mut g = game.clone();
-        if let Some((main, inc)) = tc.clock {
-            g.info.clock = Some(Clock {
-                main_s: main.as_secs_f64(),
-                increment_s: inc.as_secs_f64(),
-                grace_s: 0.0,
-            });
-        } else if let Some(t) = tc.move_time {
-            // A per-move time as a clock of that much for each move left.
-            let used: f64 = g.moves().iter().filter_map(|m| m.time_s).sum();
-            g.info.clock = Some(Clock {
-                main_s: used + super::move_time_bank(game, t).as_secs_f64(),
-                increment_s: 0.0,
-                grace_s: 0.0,
-            });
-        }
+        let g = nboard_game(game, tc);
         self.send(&format!("set game {}", ggf::write(&g)))?;
         self.ping += 1;
         let ping = self.ping;
@@ -313,4 +298,30 @@ impl ExternalPlayer {
         self.sent = game.moves().len() + 1;
         Ok(MoveRecord::bare(mv))
     }
+}
+
+/// The game as an NBoard engine is sent it, with the match's time control as its clock.
+pub(super) fn nboard_game(game: &Game, tc: &TimeControl) -> Game {
+    let mut g = game.clone();
+    if let Some((main, inc)) = tc.clock {
+        g.info.clock = Some(Clock {
+            main_s: main.as_secs_f64(),
+            increment_s: inc.as_secs_f64(),
+            grace_s: 0.0,
+        });
+    } else if let Some(t) = tc.move_time {
+        // A per-move time as a clock of that much for each move left: the clock less
+        // the engine's own time used is the bank.
+        let color = game.side_to_move();
+        let used: f64 = (g.moves().iter().enumerate())
+            .filter(|&(ply, _)| game.side_at(ply) == color)
+            .filter_map(|(_, m)| m.time_s)
+            .sum();
+        g.info.clock = Some(Clock {
+            main_s: used + super::move_time_bank(game, t).as_secs_f64(),
+            increment_s: 0.0,
+            grace_s: 0.0,
+        });
+    }
+    g
 }

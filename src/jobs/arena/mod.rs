@@ -382,6 +382,35 @@ mod tests {
         assert_eq!(move_time_bank(&game, t), t * 30);
     }
 
+    /// What the NBoard engine reads off the game it is sent is its bank: the clock less
+    /// its own time only (the opponent's time was counted too, so engines were told more
+    /// than the wait and lost games as hung), with the fraction of a second kept.
+    #[test]
+    fn an_nboard_engine_is_told_its_bank() {
+        let t = Duration::from_millis(100);
+        let tc = TimeControl {
+            move_time: Some(t),
+            ..TimeControl::default()
+        };
+        let mut game = Game::new(Variant::Othello);
+        for (i, sq) in ["f5", "d6", "c3", "d3", "c4"].iter().enumerate() {
+            let mut record = MoveRecord::bare(Move::Play(sq.parse().unwrap()));
+            record.time_s = Some(0.25 + i as f64);
+            game.play_record(record).unwrap();
+        }
+        let sent = crate::formats::ggf::parse_game(&crate::formats::ggf::write(
+            &external::nboard_game(&game, &tc),
+        ))
+        .unwrap();
+        let color = game.side_to_move();
+        let told = crate::protocol::game_clock(&sent, color).unwrap().remaining;
+        let bank = move_time_bank(&game, t);
+        assert!(
+            told.abs_diff(bank) < Duration::from_millis(1),
+            "{told:?} {bank:?}"
+        );
+    }
+
     #[test]
     fn specs_parse_and_reject() {
         let Ok(EngineSpec::Builtin(s)) = "name=d8,depth=8".parse() else {

@@ -213,7 +213,15 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
         }
 
         let mut moves_list = MoveList::new();
-        self.generate(s, moves, depth, tt_move, &mut moves_list);
+        Self::generate(s, moves, &mut moves_list);
+        if use_tt && depth > MID_TT_DEPTH {
+            // The children's buckets are fetched now, while the moves are ordered, for
+            // their own searches' probes.
+            for c in moves_list.as_mut_slice().iter() {
+                tt.prefetch(Region::Whole, Self::key(&c.next));
+            }
+        }
+        self.order(s, depth, tt_move, &mut moves_list);
         let list = moves_list.as_mut_slice();
 
         let mut best = -SCORE_INF;
@@ -340,24 +348,20 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
         None
     }
 
-    /// Generates the moves of `s` with their ordering keys.
-    fn generate(
-        &mut self,
-        s: &R::S,
-        moves: u64,
-        depth: u32,
-        tt_move: u8,
-        list: &mut MoveList<R::S>,
-    ) {
+    /// Lists the moves of `s` and the positions after them.
+    fn generate(s: &R::S, moves: u64, list: &mut MoveList<R::S>) {
         for x in Bits(moves) {
-            let next = R::play(s, x);
             list.push(Candidate {
                 square: x,
-                next,
+                next: R::play(s, x),
                 key: 0,
                 replies: UNKNOWN_MOVES,
             });
         }
+    }
+
+    /// Gives the moves of `s` in `list` their ordering keys.
+    fn order(&mut self, s: &R::S, depth: u32, tt_move: u8, list: &mut MoveList<R::S>) {
         let items = list.as_mut_slice();
         if depth >= MID_ORDER_SEARCH_DEPTH {
             let sort_depth = (depth - MID_ORDER_SEARCH_DEPTH) / MID_ORDER_SEARCH_DIVISOR;
@@ -704,7 +708,8 @@ mod tests {
         let mut m = MidWorker::<Othello>::new(&shared, None, 0);
         for depth in [1, 4, 8] {
             let mut list = MoveList::new();
-            m.generate(&p, moves, depth, NO_MOVE, &mut list);
+            MidWorker::<Othello>::generate(&p, moves, &mut list);
+            m.order(&p, depth, NO_MOVE, &mut list);
             let listed = list
                 .as_mut_slice()
                 .iter()

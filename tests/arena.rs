@@ -62,6 +62,35 @@ fn spec(s: &str) -> EngineSpec {
     s.parse().unwrap()
 }
 
+/// Under `--move-time` a GTP engine that takes fractions of a second is told the time a
+/// move exactly: volte spends a fixed time whole, so told the whole second above 0.05 s it
+/// took twenty times the time of its opponent.
+#[test]
+fn a_gtp_engine_is_told_a_fraction_of_a_second() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let openings = arena::random_openings(Variant::Othello, 1, 20, 5);
+    let gtp = spec(&format!(
+        "name=vg,proto=gtp,cmd={} gtp --hash-mb 4",
+        volte_bin()
+    ));
+    let builtin = spec("name=d1,depth=1");
+    let tc = TimeControl {
+        move_time: Some(Duration::from_millis(50)),
+        ..tc()
+    };
+    let start = std::time::Instant::now();
+    let games = arena::run_match(&gtp, &builtin, &openings, &tc, 1, None, &|_, _| {});
+    let elapsed = start.elapsed();
+    assert_eq!(games.len(), 2);
+    assert!(
+        games
+            .iter()
+            .all(|g| g.forfeit.is_none() && g.game.is_over())
+    );
+    // About 40 moves of volte's at 0.05 s; at a second each they would take 40 s.
+    assert!(elapsed < Duration::from_secs(15), "{elapsed:?}");
+}
+
 #[test]
 fn volte_against_itself_over_both_protocols() {
     let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());

@@ -171,16 +171,24 @@ impl ExternalPlayer {
                     // `level` is not standard GTP: engines that lack it keep their own.
                     let _ = self.gtp(&format!("level {d}"), setup);
                 }
-                if let Some((main, _)) = tc.clock {
-                    self.gtp(
-                        &format!("time_settings {} 0 0", main.as_secs_f64().ceil()),
-                        setup,
-                    )?;
-                } else if let Some(t) = tc.move_time {
-                    self.gtp(
-                        &format!("time_settings 0 {} 1", t.as_secs_f64().ceil().max(1.0)),
-                        setup,
-                    )?;
+                // GTP's times are whole seconds. An engine that takes fractions (volte
+                // does) is told the exact time; one that refuses them, the whole seconds
+                // above it.
+                let settings = match (tc.clock, tc.move_time) {
+                    (Some((main, _)), _) => Some((main.as_secs_f64(), 0.0, 0)),
+                    (None, Some(t)) => Some((0.0, t.as_secs_f64(), 1)),
+                    (None, None) => None,
+                };
+                if let Some((main, byo, stones)) = settings {
+                    let exact = format!("time_settings {main} {byo} {stones}");
+                    let whole = main.fract() == 0.0 && byo.fract() == 0.0;
+                    if whole || self.gtp(&exact, setup).is_err() {
+                        let byo = if stones > 0 { byo.ceil().max(1.0) } else { 0.0 };
+                        self.gtp(
+                            &format!("time_settings {} {byo} {stones}", main.ceil()),
+                            setup,
+                        )?;
+                    }
                 }
             }
         }

@@ -321,7 +321,7 @@ pub(super) fn nboard_game(game: &Game, tc: &TimeControl) -> Game {
         // A per-move time as a clock of that much for each move left: the clock less
         // the engine's own time used is the bank.
         let color = game.side_to_move();
-        let used: f64 = (g.moves().iter().enumerate())
+        let used: f64 = (game.moves().iter().enumerate())
             .filter(|&(ply, _)| game.side_at(ply) == color)
             .filter_map(|(_, m)| m.time_s)
             .sum();

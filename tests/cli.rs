@@ -604,6 +604,36 @@ fn selfplay_then_train_then_play_with_the_weights() {
         weights_s,
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
+    // The solver's weights alone: of the game's variant, or refused in one line.
+    let solver_games = dir.join("solver.ggf");
+    let selfplay_with_solver = |variant: &str| {
+        volte(&[
+            "selfplay",
+            "--variant",
+            variant,
+            "--games",
+            "2",
+            "--level",
+            "2",
+            "--solve-empties",
+            "8",
+            "--solver-eval-file",
+            weights_s,
+            "-o",
+            solver_games.to_str().unwrap(),
+            "-t",
+            "1",
+        ])
+    };
+    let o = selfplay_with_solver("anti");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = selfplay_with_solver("othello");
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("holds weights for anti, not othello"),
+        "{}",
+        stderr(&o)
+    );
     let bad = dir.join("bad.vw");
     std::fs::write(&bad, "VOLTEVAL but then nothing useful").unwrap();
     let o = volte(&["bench", "3", "--eval-file", bad.to_str().unwrap()]);

@@ -35,6 +35,13 @@ pub struct SelfplayArgs {
     pub output: PathBuf,
     #[command(flatten)]
     pub eval: super::args::EvalArgs,
+    /// Weights for the exact solver's move ordering alone (default: those of --eval-file,
+    /// else the shipped solver weights). Which of two equal moves the solver plays depends
+    /// on them: `scripts/train.sh` gives the shipped `weights/othello-solver.vw` with
+    /// earlier playing weights, so the games it plays are those the shipped weights learned
+    /// from.
+    #[arg(long, value_name = "FILE")]
+    pub solver_eval_file: Option<PathBuf>,
     /// Threads (default: all cores; one game per thread).
     #[arg(long, short)]
     pub threads: Option<usize>,
@@ -49,6 +56,21 @@ pub fn run(args: SelfplayArgs) -> Result<()> {
     if !(0.0..=1.0).contains(&args.epsilon) {
         anyhow::bail!("--epsilon must be between 0 and 1");
     }
+    let mut eval = args.eval.evaluator()?;
+    if let Some(path) = &args.solver_eval_file {
+        let weights = crate::eval::PatternWeights::load(path)?;
+        let serves = weights.variant() == args.variant
+            || (weights.variant(), args.variant) == (Variant::Othello, Variant::Reversi1889);
+        if !serves {
+            anyhow::bail!(
+                "{} holds weights for {}, not {}",
+                path.display(),
+                weights.variant(),
+                args.variant
+            );
+        }
+        eval = eval.with_solving_weights(std::sync::Arc::new(weights));
+    }
     let started = Instant::now();
     let options = crate::jobs::selfplay::SelfplayOptions {
         variant: args.variant,
@@ -58,7 +80,7 @@ pub fn run(args: SelfplayArgs) -> Result<()> {
         epsilon: args.epsilon,
         solve_empties: args.solve_empties,
         seed: args.seed,
-        eval: args.eval.evaluator()?,
+        eval,
     };
     let report = crate::jobs::selfplay::run(&options, &args.output, &CliProgress::new())?;
     println!(

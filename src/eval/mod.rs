@@ -99,16 +99,29 @@ impl Evaluator {
     /// Reversi 1889) and the shipped weights for the others.
     pub fn with_weights(weights: Arc<PatternWeights>) -> Evaluator {
         let mut e = Evaluator::new(EvalKind::Pattern);
-        let variants: &[usize] = match weights.variant() {
-            Variant::Othello => &[0, 2],
-            Variant::Anti => &[1],
-            Variant::Reversi1889 => &[2],
-        };
-        for &v in variants {
+        for &v in Self::served(weights.variant()) {
             e.tables[v] = weights.clone();
             e.solving[v] = weights.clone();
         }
         e
+    }
+
+    /// This evaluation with `weights` for the exact solver only
+    /// ([`Evaluator::for_solving`]), for their variant (Othello's also for Reversi 1889).
+    pub fn with_solving_weights(mut self, weights: Arc<PatternWeights>) -> Evaluator {
+        for &v in Self::served(weights.variant()) {
+            self.solving[v] = weights.clone();
+        }
+        self
+    }
+
+    /// The variants (indices of `tables`) that weights trained for `variant` serve.
+    fn served(variant: Variant) -> &'static [usize] {
+        match variant {
+            Variant::Othello => &[0, 2],
+            Variant::Anti => &[1],
+            Variant::Reversi1889 => &[2],
+        }
     }
 
     /// The evaluation chosen by `kind` and an optional weight file (which implies the

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Reproduces the shipped pattern weights: weights/othello.vw (to play) and
+# Reproduces the shipped pattern weights: weights/othello.vw (to play: the human games, then
+# generations of self-play games with the weights before) and
 # weights/othello-solver.vw (to order the exact solver's moves) from the WTHOR and Logistello
 # games, then weights/anti.vw from volte's own self-play games (written to
 # target/selfplay-anti.ggf). Rebuild afterwards to embed them.
@@ -11,7 +12,18 @@ data="${VOLTE_DATA:-../shared/data}"
 what="${1:-all}"
 cargo build --release --quiet
 if [[ "$what" == othello || "$what" == all ]]; then
+    # Generation 0: the human games alone (the playing weights of 1177206).
     ./target/release/volte train "$data/wthor" "$data/logistello" \
+        --variant othello --relabel-empties 14 --output target/othello-gen0.vw
+    # Generation 1: volte at level 8 with the generation-0 weights (the solver's own, shipped
+    # ones to order its moves) plays 100,000 games from 12 random plies, perfectly from 14
+    # empties; their positions after the random plies (at most 48 empties) join the human
+    # games' (about 35 minutes on 2 cores).
+    ./target/release/volte selfplay --variant othello --games 100000 --level 8 --random-plies 12 \
+        --epsilon 0 --seed 11 --eval-file target/othello-gen0.vw \
+        --solver-eval-file weights/othello-solver.vw --output target/selfplay-othello-gen1.ggf
+    ./target/release/volte train "$data/wthor" "$data/logistello" \
+        --extra target/selfplay-othello-gen1.ggf --extra-max-empties 48 \
         --variant othello --relabel-empties 14 --output weights/othello.vw --exact-check 300 --exact-max-empties 26
     # The solver's ordering weights: the same games (and cached labels), more regularised,
     # and positions off the good players' paths (self-play with many random moves) up to

@@ -19,10 +19,12 @@ pub struct TrainArgs {
     /// variant are used; repeated games count once.
     #[arg(required = true, value_name = "INPUT")]
     pub inputs: Vec<PathBuf>,
-    /// More games, of which only the positions with at most --extra-max-empties empties
-    /// are used (labelled like the others), and none held out: self-play games with many
-    /// random moves (`volte selfplay --epsilon`), which show the evaluation positions off
-    /// the paths good players take, as the exact solver's search meets them.
+    /// More games (repeat the option for several files), of which only the positions with
+    /// at most --extra-max-empties empties are used (labelled like the others), and none
+    /// held out: self-play games from random openings (`volte selfplay`), which show the
+    /// evaluation positions off the paths good players take, as the search meets them.
+    /// Give the empties left after the games' random plies, so that only searched moves
+    /// follow every position used.
     #[arg(long, value_name = "FILE")]
     pub extra: Vec<PathBuf>,
     /// The most empties of the positions taken from the --extra games.

@@ -59,9 +59,7 @@ pub fn run(args: SelfplayArgs) -> Result<()> {
     let mut eval = args.eval.evaluator()?;
     if let Some(path) = &args.solver_eval_file {
         let weights = crate::eval::PatternWeights::load(path)?;
-        let serves = weights.variant() == args.variant
-            || (weights.variant(), args.variant) == (Variant::Othello, Variant::Reversi1889);
-        if !serves {
+        if !crate::eval::Evaluator::weights_serve(weights.variant(), args.variant) {
             anyhow::bail!(
                 "{} holds weights for {}, not {}",
                 path.display(),

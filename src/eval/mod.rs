@@ -115,6 +115,12 @@ impl Evaluator {
         self
     }
 
+    /// Whether weights trained for `weights` serve games of `variant` (Othello's serve
+    /// Reversi 1889 too).
+    pub fn weights_serve(weights: Variant, variant: Variant) -> bool {
+        Self::served(weights).contains(&(variant as usize))
+    }
+
     /// The variants (indices of `tables`) that weights trained for `variant` serve.
     fn served(variant: Variant) -> &'static [usize] {
         match variant {

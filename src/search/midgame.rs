@@ -261,7 +261,7 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
                 for j in i..list.len() {
                     pick(list, j);
                 }
-                let (v, m) = self.split_rest(&list[i..], alpha, beta, depth);
+                let (v, m, _) = self.split_rest(&list[i..], alpha, beta, depth);
                 if v > best {
                     best = v;
                     best_move = m;
@@ -447,13 +447,15 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
     }
 
     /// Searches `rest` (the moves after the first ones) over the threads, sharing alpha.
+    /// Returns the best score, its move, and whether that score only failed low (an upper
+    /// bound; also when every helper gave up).
     fn split_rest(
         &mut self,
         rest: &[Candidate<R::S>],
         alpha: i32,
         beta: i32,
         depth: u32,
-    ) -> (i32, u8) {
+    ) -> (i32, u8, bool) {
         use rayon::prelude::*;
         let shared_alpha = AtomicI32::new(alpha);
         let flag = SplitFlag {
@@ -509,7 +511,7 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
                 best = (v, m, failed_low);
             }
         }
-        (best.0, best.1)
+        best
     }
 
     /// Searches the root moves `order` (best first) with window `(alpha, beta)` at
@@ -568,8 +570,10 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
                         replies: UNKNOWN_MOVES,
                     })
                     .collect();
-                let (v, m) = self.split_rest(&rest, alpha, beta, depth);
-                if v > best && !self.aborted() {
+                let (v, m, failed_low) = self.split_rest(&rest, alpha, beta, depth);
+                // Stopped, a helper that finished above alpha still proved its move better
+                // than the first, as a single thread's cut-short iteration does.
+                if v > best && (!self.aborted() || (!failed_low && v > alpha)) {
                     best = v;
                     best_index = order.iter().position(|&x| x == m).unwrap_or(0);
                 }

@@ -10,8 +10,9 @@ use std::path::Path;
 /// The engine options of the commands that play: threads, table, evaluation and book.
 #[derive(clap::Args, Debug, Clone)]
 pub struct EngineArgs {
-    /// Search threads.
-    #[arg(long, short, default_value_t = 1)]
+    /// Search threads, one per core unless told (`--threads 1` leaves the other cores
+    /// free, e.g. for several games at once).
+    #[arg(long, short, default_value_t = default_threads())]
     pub threads: usize,
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = crate::engine::DEFAULT_HASH_MB)]
@@ -22,11 +23,17 @@ pub struct EngineArgs {
     pub book: BookUseArgs,
 }
 
+/// The threads of the commands that play or build books: one per core (two threads beat
+/// one at equal time: `docs/benchmarks.md`).
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 impl Default for EngineArgs {
     fn default() -> Self {
         let o = crate::engine::EngineOptions::default();
         EngineArgs {
-            threads: o.threads,
+            threads: default_threads(),
             hash_mb: o.hash_mb,
             eval: EvalArgs::default(),
             book: BookUseArgs::default(),

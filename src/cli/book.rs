@@ -1,6 +1,6 @@
 //! `volte book build | learn | show | stats`.
 
-use super::args::EvalArgs;
+use super::args::{EvalArgs, default_threads};
 use super::progress::CliProgress;
 use crate::book::{Book, Key, normalise};
 use crate::jobs::bookbuild::{self, SearchOptions};
@@ -59,10 +59,6 @@ pub struct BookSearchArgs {
     pub hash_mb: usize,
     #[command(flatten)]
     pub eval: EvalArgs,
-}
-
-fn default_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 impl BookSearchArgs {

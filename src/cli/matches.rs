@@ -59,7 +59,7 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 60.0)]
     pub max_move_time: f64,
     /// Stop when a sequential probability ratio test decides: `elo0,elo1,alpha,beta`
-    /// (e.g. `0,10,0.05,0.05`).
+    /// (e.g. `0,10,0.05,0.05`); it does not decide before 40 games.
     #[arg(long)]
     pub sprt: Option<Sprt>,
     /// Games played at once.

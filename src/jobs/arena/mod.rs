@@ -360,6 +360,16 @@ mod tests {
             disc_sum: 0,
         };
         assert_eq!(sprt.test(&few).1, SprtState::Continue);
+        // Nine games all but won: the ratio is large, yet too few games to decide.
+        let lucky = Tally {
+            wins: 8,
+            draws: 1,
+            losses: 0,
+            disc_sum: 0,
+        };
+        let (llr, state) = sprt.test(&lucky);
+        assert!(llr > 2.95, "{llr}");
+        assert_eq!(state, SprtState::Continue);
         // Bounds: ln(0.05/0.95) and ln(0.95/0.05).
         assert!("10,0,0.05,0.05".parse::<Sprt>().is_err());
         assert!((score_of_elo(0.0) - 0.5).abs() < 1e-12);

@@ -55,6 +55,10 @@ pub enum SprtState {
     AcceptH0,
 }
 
+/// Games before the SPRT may decide: its normal approximation needs the variance of the
+/// results measured on enough of them.
+pub const SPRT_MIN_GAMES: u32 = 40;
+
 impl Sprt {
     /// The log-likelihood ratio of `t` (normal approximation of the trinomial model) and
     /// the verdict it gives.
@@ -76,7 +80,11 @@ impl Sprt {
         let llr = n * (s1 - s0) * (2.0 * p - s0 - s1) / (2.0 * var);
         let lower = (self.beta / (1.0 - self.alpha)).ln();
         let upper = ((1.0 - self.beta) / self.alpha).ln();
-        let state = if llr >= upper {
+        // The variance is estimated from the games themselves: after a handful of equal
+        // results it is near zero and the ratio huge (8 wins and a draw once "decided").
+        let state = if t.games() < SPRT_MIN_GAMES {
+            SprtState::Continue
+        } else if llr >= upper {
             SprtState::AcceptH1
         } else if llr <= lower {
             SprtState::AcceptH0

@@ -33,9 +33,15 @@ pub struct TimeBudget {
 impl TimeBudget {
     /// A fixed time per move: aim for it and never exceed it.
     pub fn fixed(time: Duration) -> TimeBudget {
-        let t = time.saturating_sub(LATENCY_PER_MOVE);
+        let t = time.saturating_sub(move_latency(time));
         TimeBudget { target: t, max: t }
     }
+}
+
+/// The latency kept back from a move given `time` alone: [`LATENCY_PER_MOVE`], but never
+/// more than a twentieth of the time, which short moves would otherwise lose to it.
+pub fn move_latency(time: Duration) -> Duration {
+    LATENCY_PER_MOVE.min(time / 20)
 }
 
 /// The number of moves the time left is planned for, at `n_empties`.
@@ -51,7 +57,13 @@ pub fn budget(clock: &GameClock, n_empties: u32) -> TimeBudget {
     let covered = clock
         .moves_to_go
         .map_or(n_empties + 1, |m| m.clamp(1, n_empties + 1));
-    let reserve = LATENCY_PER_MOVE * covered + clock.remaining / 50;
+    // A period of one move (GTP `time_settings 0 T 1`) is a fixed time a move.
+    let latency = if clock.moves_to_go == Some(1) {
+        move_latency(clock.remaining)
+    } else {
+        LATENCY_PER_MOVE
+    };
+    let reserve = latency * covered + clock.remaining / 50;
     let spendable = clock.remaining.saturating_sub(reserve);
     let mut moves = planned_moves(n_empties);
     if let Some(m) = clock.moves_to_go {
@@ -115,6 +127,21 @@ mod tests {
             assert_eq!(b.target, b.max);
             assert!(b.max + LATENCY_PER_MOVE <= clock.remaining);
         }
+    }
+
+    /// A short move keeps back a twentieth of its time, not the whole latency: a 0.1 s
+    /// move thinks 93 ms (78 ms with the full 20 ms), a fixed one 95 ms.
+    #[test]
+    fn short_moves_keep_back_a_twentieth() {
+        let clock = GameClock {
+            remaining: secs(0.1),
+            increment: Duration::ZERO,
+            moves_to_go: Some(1),
+        };
+        let b = budget(&clock, 40);
+        assert_eq!(b.max, secs(0.1) - secs(0.005) - secs(0.002));
+        assert_eq!(TimeBudget::fixed(secs(0.1)).max, secs(0.095));
+        assert_eq!(TimeBudget::fixed(secs(2.0)).max, secs(1.98));
     }
 
     #[test]

@@ -19,7 +19,7 @@ pub struct BenchArgs {
     #[arg(long, short, value_parser = clap::value_parser!(u8).range(0..=5))]
     pub selectivity: Option<u8>,
     /// Think this many seconds on each position instead of searching to DEPTH (less the
-    /// 20 ms a move kept back for a GUI's latency), and report the depth reached (time to
+    /// latency kept back for a GUI: 20 ms, at most a twentieth of the time), and report the depth reached (time to
     /// depth; the node count is then not reproducible).
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     pub move_time: Option<f64>,

@@ -325,25 +325,25 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
         let t = SELECTIVITY_T[usize::from(self.selectivity)];
         let (high, low) = mpc::cut_bounds(model, alpha, t);
         let shallow = mpc::shallow_depth(depth);
-        if high <= 64 {
-            let v = if shallow == 0 {
-                self.evaluate(s)
-            } else {
-                self.nws(s, high - 1, shallow, false)
-            };
-            if v >= high && !self.aborted() {
-                return Some(alpha + 1);
+        if shallow == 0 {
+            // The evaluation predicts the deep score: one call serves both tests.
+            if high > 64 && low < -64 {
+                return None;
             }
+            let v = self.evaluate(s);
+            return if v >= high {
+                Some(alpha + 1)
+            } else if v <= low {
+                Some(alpha)
+            } else {
+                None
+            };
         }
-        if low >= -64 {
-            let v = if shallow == 0 {
-                self.evaluate(s)
-            } else {
-                self.nws(s, low, shallow, false)
-            };
-            if v <= low && !self.aborted() {
-                return Some(alpha);
-            }
+        if high <= 64 && self.nws(s, high - 1, shallow, false) >= high && !self.aborted() {
+            return Some(alpha + 1);
+        }
+        if low >= -64 && self.nws(s, low, shallow, false) <= low && !self.aborted() {
+            return Some(alpha);
         }
         None
     }

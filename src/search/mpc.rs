@@ -18,7 +18,7 @@ pub const SELECTIVITY_T: [f32; N_SELECTIVITIES] = [f32::INFINITY, 3.3, 2.6, 2.0,
 pub const SELECTIVITY_PERCENT: [u8; N_SELECTIVITIES] = [100, 99, 98, 95, 87, 73];
 
 /// Shallowest deep search that tries probable cuts.
-pub const MPC_MIN_DEPTH: u32 = 3;
+pub const MPC_MIN_DEPTH: u32 = 2;
 
 /// Depth of the shallow search that predicts a search of `depth` (0 = the evaluation).
 #[inline]

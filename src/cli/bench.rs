@@ -19,8 +19,8 @@ pub struct BenchArgs {
     #[arg(long, short, value_parser = clap::value_parser!(u8).range(0..=5))]
     pub selectivity: Option<u8>,
     /// Think this many seconds on each position instead of searching to DEPTH (less the
-    /// latency kept back for a GUI: 20 ms, at most a twentieth of the time), and report the depth reached (time to
-    /// depth; the node count is then not reproducible).
+    /// latency kept back for a GUI: 20 ms, at most a twentieth of the time), and report
+    /// the depth reached (time to depth; the node count is then not reproducible).
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     pub move_time: Option<f64>,
     #[command(flatten)]

@@ -207,7 +207,7 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
         if beta == alpha + 1
             && self.selectivity > 0
             && depth >= MPC_MIN_DEPTH
-            && let Some(v) = self.probcut(s, alpha, depth, n)
+            && let Some(v) = self.probcut(s, moves, alpha, depth, n)
         {
             return v;
         }
@@ -318,9 +318,10 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
         best
     }
 
-    /// Multi-ProbCut at a null-window node: `Some(bound)` when a shallow search predicts
-    /// the deep one falls outside the window with the selectivity's confidence.
-    fn probcut(&mut self, s: &R::S, alpha: i32, depth: u32, n: u32) -> Option<i32> {
+    /// Multi-ProbCut at a null-window node with legal `moves`: `Some(bound)` when a shallow
+    /// search predicts the deep one falls outside the window with the selectivity's
+    /// confidence.
+    fn probcut(&mut self, s: &R::S, moves: u64, alpha: i32, depth: u32, n: u32) -> Option<i32> {
         let model = mpc::model(depth, n);
         let t = SELECTIVITY_T[usize::from(self.selectivity)];
         let (high, low) = mpc::cut_bounds(model, alpha, t);
@@ -330,7 +331,9 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
             if high > 64 && low < -64 {
                 return None;
             }
-            let v = self.evaluate(s);
+            // The node's legal moves are known: not generated again for the mobility.
+            self.nodes += 1;
+            let v = self.shared.eval.evaluate_with_moves::<R>(s, moves);
             return if v >= high {
                 Some(alpha + 1)
             } else if v <= low {

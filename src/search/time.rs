@@ -40,7 +40,7 @@ impl TimeBudget {
 
 /// The latency kept back from a move given `time` alone: [`LATENCY_PER_MOVE`], but never
 /// more than a twentieth of the time, which short moves would otherwise lose to it.
-pub fn move_latency(time: Duration) -> Duration {
+fn move_latency(time: Duration) -> Duration {
     LATENCY_PER_MOVE.min(time / 20)
 }
 

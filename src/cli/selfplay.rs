@@ -30,7 +30,8 @@ pub struct SelfplayArgs {
     /// Seed of the random moves.
     #[arg(long, default_value_t = 2026)]
     pub seed: u64,
-    /// GGF file the games are appended to, one a line.
+    /// GGF file the games are appended to, one a line, each searched or solved move with
+    /// its score (`B[F5/12]`: discs for the mover), which `volte train --search-weight` uses.
     #[arg(long, short, value_name = "FILE")]
     pub output: PathBuf,
     #[command(flatten)]

@@ -51,6 +51,11 @@ pub struct TrainArgs {
     /// L2 regularisation added to every weight's diagonal.
     #[arg(long, default_value_t = 4.0)]
     pub ridge: f64,
+    /// Positions before the solved part whose move carries a score in the record (GGF
+    /// `B[F5/12]`, as `volte selfplay` writes) are labelled by this share of that search
+    /// score and the rest of the game's label (0: the game's label alone, 1: the score alone)
+    #[arg(long, default_value_t = 0.0, value_parser = share)]
+    pub search_weight: f64,
     /// Conjugate-gradient iterations per stage.
     #[arg(long, default_value_t = 60)]
     pub iterations: usize,
@@ -115,6 +120,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
         test_every: args.test_every,
         window: args.window,
         ridge: args.ridge,
+        search_weight: args.search_weight,
         iterations: args.iterations,
         cache: Some(args.cache.clone()),
         limited_from: n_main,
@@ -179,4 +185,15 @@ pub fn run(args: TrainArgs) -> Result<()> {
         );
     }
     Ok(())
+}
+
+fn share(text: &str) -> Result<f64, String> {
+    let v: f64 = text
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number"))?;
+    if (0.0..=1.0).contains(&v) {
+        Ok(v)
+    } else {
+        Err(format!("{v} is not between 0 and 1"))
+    }
 }

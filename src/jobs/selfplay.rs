@@ -1,7 +1,8 @@
 //! Self-play games for training (`volte selfplay`): a random opening, then volte against
 //! itself at a shallow level, and perfect play by the exact solver from a number of
 //! empties on, so the final result is the exact value of the game from there. Games are
-//! written as GGF, one a line, which `volte train` reads.
+//! written as GGF, one a line, with the score of every searched or solved move, which
+//! `volte train` reads.
 //!
 //! Game `i` depends only on the seed and `i`, so an interrupted run resumes by counting
 //! the games already in the file.
@@ -9,7 +10,7 @@
 use crate::engine::{Engine, EngineOptions, Limits, SolveOptions};
 use crate::eval::Evaluator;
 use crate::formats::ggf;
-use crate::game::Game;
+use crate::game::{Game, MoveRecord};
 use crate::jobs::train::Progress;
 use crate::rules::Variant;
 use crate::square::{Move, Square};
@@ -69,21 +70,32 @@ pub fn play_game(engine: &Engine, solver: &Engine, options: &SelfplayOptions, in
         let state = *game.current();
         let random = game.moves().len() < options.random_plies
             || (state.pos.n_empties() > options.solve_empties && rng.chance(options.epsilon));
-        let mv = if random {
+        // Searched and solved moves keep their score (discs, the mover's point of view),
+        // which `volte train --search-weight` can learn from.
+        let record = if random {
             let moves: Vec<u8> = crate::bitboard::Bits(game.legal_moves()).collect();
-            Move::Play(Square::from_index(moves[rng.below(moves.len())]))
+            MoveRecord::bare(Move::Play(Square::from_index(
+                moves[rng.below(moves.len())],
+            )))
         } else if state.pos.n_empties() <= options.solve_empties {
-            solver
-                .solve(options.variant, &state, &SolveOptions::default())
-                .best_move
-                .expect("the game goes on")
+            let r = solver.solve(options.variant, &state, &SolveOptions::default());
+            MoveRecord {
+                mv: r.best_move.expect("the game goes on"),
+                eval: Some(f64::from(r.score)),
+                time_s: None,
+            }
         } else {
-            engine
+            let it = engine
                 .think(options.variant, &state, &options.limits, &mut |_| {})
-                .expect("the game goes on")
-                .best_move
+                .expect("the game goes on");
+            MoveRecord {
+                mv: it.best_move,
+                eval: Some(f64::from(it.score)),
+                time_s: None,
+            }
         };
-        game.play(mv).expect("the engine plays legal moves");
+        game.play_record(record)
+            .expect("the engine plays legal moves");
     }
     game.info.black = Some("volte".into());
     game.info.white = Some("volte".into());
@@ -194,5 +206,11 @@ mod tests {
         let black = a.final_score_black().unwrap();
         let side_black = a.side_at(ply) == crate::square::Color::Black;
         assert_eq!(if side_black { exact } else { -exact }, black);
+        // Random plies carry no score; solved moves carry the exact score of their position.
+        assert!(a.moves()[..6].iter().all(|m| m.eval.is_none()));
+        if a.moves()[ply].mv != Move::Pass {
+            assert_eq!(a.moves()[ply].eval, Some(f64::from(exact)));
+        }
+        assert!(a.moves()[6..].iter().any(|m| m.eval.is_some()));
     }
 }

@@ -4,8 +4,10 @@
 //!    view, with the game's result; better, positions with at most `relabel_empties`
 //!    empties get their exact score from the solver, and the earlier positions of the game
 //!    get the exact score of its first such position (the result had both sides played
-//!    perfectly from there, which removes endgame blunders). Solver labels are cached per
-//!    game, so an interrupted run resumes where it stopped.
+//!    perfectly from there, which removes endgame blunders). With `search_weight`, those
+//!    earlier positions' labels move that share of the way to the search score recorded
+//!    with their move (self-play records one). Solver labels are cached per game, so an
+//!    interrupted run resumes where it stopped.
 //! 2. Samples. Each position becomes its active weights (46 pattern instances, both
 //!    mobilities, parity), the pattern configurations mapped to the representative of
 //!    their mirror class. The instances of a pattern share its weights, so the eight
@@ -46,6 +48,9 @@ pub struct TrainOptions {
     pub window: usize,
     /// L2 regularisation (added to the diagonal of `X^T X`).
     pub ridge: f64,
+    /// Share of a move's recorded search score in the label of the position it was
+    /// played from (before the solved part; the game's label has the rest).
+    pub search_weight: f64,
     /// Conjugate-gradient iterations per stage.
     pub iterations: usize,
     /// Folder for the solver labels and fitted stages (resume), if any.
@@ -65,6 +70,7 @@ impl Default for TrainOptions {
             test_every: 20,
             window: 1,
             ridge: 4.0,
+            search_weight: 0.0,
             iterations: 60,
             cache: None,
             limited_from: usize::MAX,
@@ -313,6 +319,7 @@ fn game_rows(
     labels: &GameLabels,
     canon: &[u32],
     max_empties: u32,
+    search_weight: f64,
 ) -> Vec<(u8, [u32; N_ACTIVE], f32)> {
     let v = game.variant();
     let mut out = Vec::with_capacity(game.states().len());
@@ -332,7 +339,13 @@ fn game_rows(
         for x in f.iter_mut() {
             *x = canon[*x as usize];
         }
-        let y = black_view(black, game.side_at(ply));
+        let mut y = f64::from(black_view(black, game.side_at(ply)));
+        if ply < labels.first_solved
+            && search_weight > 0.0
+            && let Some(e) = game.moves().get(ply).and_then(|m| m.eval)
+        {
+            y = search_weight * e.clamp(-64.0, 64.0) + (1.0 - search_weight) * y;
+        }
         out.push((pattern::stage(n) as u8, f, y as f32));
     }
     out
@@ -424,6 +437,7 @@ fn fingerprint(rows: &Rows, options: &TrainOptions) -> u64 {
     eat(u64::from(pattern::PATTERN_SET_ID));
     eat(options.window as u64);
     eat(options.ridge.to_bits());
+    eat(options.search_weight.to_bits());
     eat(options.iterations as u64);
     eat(options.test_every);
     eat(u64::from(options.relabel_empties));
@@ -494,7 +508,7 @@ pub fn train(
                     } else {
                         60
                     };
-                    game_rows(g, l, &canon, max_empties)
+                    game_rows(g, l, &canon, max_empties, options.search_weight)
                 })
                 .collect(),
         )
@@ -792,10 +806,44 @@ mod tests {
         let l0 = label_game(&game, 0, &solver);
         assert_eq!(l0.base, game.final_score_black().unwrap());
         let canon: Vec<u32> = (0..N_WEIGHTS as u32).collect();
-        let rows = game_rows(&game, &l0, &canon, 60);
+        let rows = game_rows(&game, &l0, &canon, 60, 0.0);
         for (i, r) in rows.iter().enumerate() {
             let side = game.side_at(i);
             assert_eq!(r.2 as i32, black_view(l0.base, side));
+        }
+    }
+
+    #[test]
+    fn recorded_search_scores_share_the_label_before_the_solved_part() {
+        // Every move carries a score of 10 discs for its mover, the lowest square played.
+        let mut game = Game::new(Variant::Othello);
+        while !game.is_over() {
+            if !game.pass_if_forced() {
+                let sq = game.legal_moves().trailing_zeros() as u8;
+                game.play_record(crate::game::MoveRecord {
+                    mv: crate::square::Move::Play(crate::square::Square::from_index(sq)),
+                    eval: Some(10.0),
+                    time_s: None,
+                })
+                .unwrap();
+            }
+        }
+        let solver = Engine::with_hash(4);
+        let l = label_game(&game, 8, &solver);
+        let canon: Vec<u32> = (0..N_WEIGHTS as u32).collect();
+        let plain = game_rows(&game, &l, &canon, 60, 0.0);
+        let mixed = game_rows(&game, &l, &canon, 60, 0.25);
+        assert_eq!(plain.len(), game.states().len() - 1, "one row a ply");
+        assert!(l.first_solved > 20 && l.first_solved < plain.len());
+        for (ply, (p, m)) in plain.iter().zip(&mixed).enumerate() {
+            assert_eq!(p.1, m.1);
+            if ply < l.first_solved && game.moves()[ply].eval.is_some() {
+                // A quarter of the way from the game's label to the search score.
+                assert!((m.2 - (2.5 + 0.75 * p.2)).abs() < 1e-4, "ply {ply}");
+            } else {
+                // Passes carry no score; the solved part keeps the solver's label.
+                assert_eq!(m.2, p.2, "ply {ply}");
+            }
         }
     }
 }

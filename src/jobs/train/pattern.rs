@@ -777,19 +777,27 @@ mod tests {
         }
     }
 
-    #[test]
-    fn labels_follow_the_side_to_move_and_the_solver() {
-        // A game played to the end by always taking the lowest legal square.
+    /// A game played to the end by always taking the lowest legal square, each move
+    /// recorded with `eval`.
+    fn lowest_square_game(eval: Option<f64>) -> Game {
         let mut game = Game::new(Variant::Othello);
         while !game.is_over() {
             if !game.pass_if_forced() {
                 let sq = game.legal_moves().trailing_zeros() as u8;
-                game.play(crate::square::Move::Play(
-                    crate::square::Square::from_index(sq),
-                ))
+                game.play_record(crate::game::MoveRecord {
+                    mv: crate::square::Move::Play(crate::square::Square::from_index(sq)),
+                    eval,
+                    time_s: None,
+                })
                 .unwrap();
             }
         }
+        game
+    }
+
+    #[test]
+    fn labels_follow_the_side_to_move_and_the_solver() {
+        let game = lowest_square_game(None);
         let solver = Engine::with_hash(4);
         let l = label_game(&game, 8, &solver);
         let plies = solved_plies(&game, 8);
@@ -815,19 +823,8 @@ mod tests {
 
     #[test]
     fn recorded_search_scores_share_the_label_before_the_solved_part() {
-        // Every move carries a score of 10 discs for its mover, the lowest square played.
-        let mut game = Game::new(Variant::Othello);
-        while !game.is_over() {
-            if !game.pass_if_forced() {
-                let sq = game.legal_moves().trailing_zeros() as u8;
-                game.play_record(crate::game::MoveRecord {
-                    mv: crate::square::Move::Play(crate::square::Square::from_index(sq)),
-                    eval: Some(10.0),
-                    time_s: None,
-                })
-                .unwrap();
-            }
-        }
+        // Every move carries a score of 10 discs for its mover.
+        let game = lowest_square_game(Some(10.0));
         let solver = Engine::with_hash(4);
         let l = label_game(&game, 8, &solver);
         let canon: Vec<u32> = (0..N_WEIGHTS as u32).collect();

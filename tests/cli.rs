@@ -643,6 +643,28 @@ fn selfplay_then_train_then_play_with_the_weights() {
         err.contains("not a usable weight file") && err.lines().count() <= 2,
         "{err}"
     );
+    // One --extra-max-empties for all the --extra files or one for each, nothing between.
+    let o = volte(&[
+        "train",
+        games_s,
+        "--extra",
+        games_s,
+        "--extra",
+        games_s,
+        "--extra-max-empties",
+        "10",
+        "--extra-max-empties",
+        "20",
+        "--extra-max-empties",
+        "30",
+        "-o",
+        weights_s,
+    ]);
+    assert!(
+        !o.status.success() && stderr(&o).contains("given 3 times for 2 --extra files"),
+        "{}",
+        stderr(&o)
+    );
     let o = volte(&["train", "/no/such/folder", "-o", weights_s]);
     assert!(
         !o.status.success() && stderr(&o).contains("does not exist"),

@@ -6,7 +6,7 @@ use crate::eval::{EvalKind, Evaluator, PatternWeights};
 use crate::jobs::train::data;
 use crate::jobs::train::pattern::{self, TrainOptions};
 use crate::rules::Variant;
-use anyhow::Result;
+use anyhow::{Result, bail};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
@@ -27,9 +27,10 @@ pub struct TrainArgs {
     /// follow every position used.
     #[arg(long, value_name = "FILE")]
     pub extra: Vec<PathBuf>,
-    /// The most empties of the positions taken from the --extra games.
-    #[arg(long, default_value_t = 18, value_parser = clap::value_parser!(u32).range(1..=60))]
-    pub extra_max_empties: u32,
+    /// The most empties of the positions taken from the --extra games: one value for all
+    /// the files, or one per --extra file in their order (repeat the option).
+    #[arg(long, default_values_t = [18], value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub extra_max_empties: Vec<u32>,
     /// The variant to train (transcripts are read under its rules).
     #[arg(long, short, default_value = "othello")]
     pub variant: Variant,
@@ -78,6 +79,15 @@ pub struct TrainArgs {
 }
 
 pub fn run(args: TrainArgs) -> Result<()> {
+    let limits = &args.extra_max_empties;
+    if limits.len() != 1 && limits.len() != args.extra.len() {
+        bail!(
+            "--extra-max-empties is given {} times for {} --extra files: give it once for \
+             all of them or once for each",
+            limits.len(),
+            args.extra.len()
+        );
+    }
     if let Some(t) = args.threads {
         // Only fails when a pool exists already, which is then used as it is.
         let _ = rayon::ThreadPoolBuilder::new()
@@ -105,13 +115,15 @@ pub fn run(args: TrainArgs) -> Result<()> {
     );
     let n_main = set.games.len();
     let mut games = set.games;
-    if !args.extra.is_empty() {
-        let extra = data::read_games(&args.extra, args.variant)?;
+    let mut limited = Vec::new();
+    for (k, path) in args.extra.iter().enumerate() {
+        let max_empties = limits[k.min(limits.len() - 1)];
+        let extra = data::read_games(std::slice::from_ref(path), args.variant)?;
         eprintln!(
-            "{} extra games (their positions with at most {} empties)",
-            extra.games.len(),
-            args.extra_max_empties
+            "{} extra games (their positions with at most {max_empties} empties)",
+            extra.games.len()
         );
+        limited.push((games.len(), max_empties));
         games.extend(extra.games);
     }
     let options = TrainOptions {
@@ -123,8 +135,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
         search_weight: args.search_weight,
         iterations: args.iterations,
         cache: Some(args.cache.clone()),
-        limited_from: n_main,
-        limited_max_empties: args.extra_max_empties,
+        limited,
     };
     let progress = CliProgress::new();
     let out = pattern::train(&games, &options, &progress)?;

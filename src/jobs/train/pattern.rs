@@ -55,11 +55,22 @@ pub struct TrainOptions {
     pub iterations: usize,
     /// Folder for the solver labels and fitted stages (resume), if any.
     pub cache: Option<PathBuf>,
-    /// The games from this index on (extra games: self-play with random moves, say) give
-    /// only their positions with at most [`TrainOptions::limited_max_empties`] empties, and
-    /// are never held out.
-    pub limited_from: usize,
-    pub limited_max_empties: u32,
+    /// Extra games (self-play with random moves, say) as (first game index, most
+    /// empties), in ascending order of index: from each index on, the games give only
+    /// their positions with at most that many empties, and are never held out. The games
+    /// before the first index are the main ones.
+    pub limited: Vec<(usize, u32)>,
+}
+
+impl TrainOptions {
+    /// The most empties of the positions game `i` gives, if it is an extra game.
+    fn limit(&self, i: usize) -> Option<u32> {
+        self.limited
+            .iter()
+            .rev()
+            .find(|&&(from, _)| i >= from)
+            .map(|&(_, max)| max)
+    }
 }
 
 impl Default for TrainOptions {
@@ -73,8 +84,7 @@ impl Default for TrainOptions {
             search_weight: 0.0,
             iterations: 60,
             cache: None,
-            limited_from: usize::MAX,
-            limited_max_empties: 60,
+            limited: Vec::new(),
         }
     }
 }
@@ -486,9 +496,8 @@ pub fn train(
     let (labels, relabelled) = label_games(games, options, progress)?;
     let canon = pattern::canonical();
     let test_every = options.test_every.max(1);
-    let limited = |i: usize| i >= options.limited_from;
     let is_test = |i: usize, g: &Game| {
-        !limited(i) && test_every > 1 && game_key(g).is_multiple_of(test_every)
+        options.limit(i).is_none() && test_every > 1 && game_key(g).is_multiple_of(test_every)
     };
     let games_test = games
         .iter()
@@ -503,11 +512,7 @@ pub fn train(
                 .zip(&labels)
                 .filter(|((i, g), _)| is_test(*i, g) == test)
                 .flat_map_iter(|((i, g), l)| {
-                    let max_empties = if limited(i) {
-                        options.limited_max_empties
-                    } else {
-                        60
-                    };
+                    let max_empties = options.limit(i).unwrap_or(60);
                     game_rows(g, l, &canon, max_empties, options.search_weight)
                 })
                 .collect(),
@@ -740,8 +745,7 @@ mod tests {
             relabel_empties: 0,
             test_every: 3,
             iterations: 2,
-            limited_from: 20,
-            limited_max_empties: 10,
+            limited: vec![(20, 10), (30, 20)],
             ..TrainOptions::default()
         };
         let out = train(&games, &options, &Quiet).unwrap();
@@ -769,11 +773,11 @@ mod tests {
         assert!(!main_test.is_empty() && !main_train.is_empty());
         assert_eq!(out.games_test, main_test.len());
         for (s, r) in out.stages.iter().enumerate() {
-            let extra = count(&games[20..], 10, s);
+            let extra = count(&games[20..30], 10, s) + count(&games[30..], 20, s);
             assert_eq!(r.n_test, count(&main_test, 60, s), "stage {s}");
             assert_eq!(r.n_train, count(&main_train, 60, s) + extra, "stage {s}");
-            // Stages 0-4 hold 1-10 empties: the extra games' positions are there only.
-            assert_eq!(extra > 0, s < 5, "stage {s}");
+            // Stages 0-9 hold 1-20 empties: the extra games' positions are there only.
+            assert_eq!(extra > 0, s < 10, "stage {s}");
         }
     }
 

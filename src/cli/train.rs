@@ -116,14 +116,17 @@ pub fn run(args: TrainArgs) -> Result<()> {
     let n_main = set.games.len();
     let mut games = set.games;
     let mut limited = Vec::new();
-    for (k, path) in args.extra.iter().enumerate() {
-        let max_empties = limits[k.min(limits.len() - 1)];
-        let extra = data::read_games(std::slice::from_ref(path), args.variant)?;
-        eprintln!(
-            "{} extra games (their positions with at most {max_empties} empties)",
-            extra.games.len()
-        );
-        limited.push((games.len(), max_empties));
+    if !args.extra.is_empty() {
+        let extra = data::read_games(&args.extra, args.variant)?;
+        for (k, &start) in extra.input_starts.iter().enumerate() {
+            let end = extra.input_starts.get(k + 1).copied();
+            let max_empties = limits[k.min(limits.len() - 1)];
+            eprintln!(
+                "{} extra games (their positions with at most {max_empties} empties)",
+                end.unwrap_or(extra.games.len()) - start
+            );
+            limited.push((games.len() + start, max_empties));
+        }
         games.extend(extra.games);
     }
     let options = TrainOptions {

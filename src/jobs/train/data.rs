@@ -17,6 +17,8 @@ pub struct GameSet {
     /// Per input file: (path, games kept, games skipped as unfinished, of another variant,
     /// duplicates or unreadable).
     pub files: Vec<(PathBuf, usize, usize)>,
+    /// Per input given (a file or a folder): the index in `games` of its first game.
+    pub input_starts: Vec<usize>,
 }
 
 /// A 64-bit key of a game's moves and start, for duplicates, the test split and caches.
@@ -125,7 +127,22 @@ pub fn read_lines(inputs: &[PathBuf], variant: Variant) -> Result<GameSet> {
 fn read(inputs: &[PathBuf], variant: Variant, finished_only: bool) -> Result<GameSet> {
     let mut set = GameSet::default();
     let mut seen = HashSet::new();
-    for path in expand(inputs)? {
+    // Each input's files, so that the games of each input can be told apart.
+    let mut files = Vec::new();
+    for (k, input) in inputs.iter().enumerate() {
+        files.extend(
+            expand(std::slice::from_ref(input))?
+                .into_iter()
+                .map(|p| (k, p)),
+        );
+    }
+    set.input_starts = vec![0; inputs.len()];
+    let mut next_input = 0;
+    for (k, path) in files {
+        while next_input <= k {
+            set.input_starts[next_input] = set.games.len();
+            next_input += 1;
+        }
         let kind = kind(&path).expect("expanded files have a kind");
         let records: Vec<Option<Game>> = match kind {
             Kind::Wtb => {
@@ -218,6 +235,28 @@ mod tests {
         assert_eq!(set.files[0].1, 1);
         assert_eq!(set.files[0].2, 3);
         assert_eq!(set.games[0].final_score_black(), game.final_score_black());
+        // Several inputs: repeats across them count once, and each input's games start
+        // where the inputs before it end.
+        let mut other = Game::new(Variant::Othello);
+        while !other.is_over() {
+            if !other.pass_if_forced() {
+                let sq = 63 - other.legal_moves().leading_zeros() as u8;
+                other
+                    .play(crate::square::Move::Play(
+                        crate::square::Square::from_index(sq),
+                    ))
+                    .unwrap();
+            }
+        }
+        let other = transcript::write(&other);
+        std::fs::write(dir.join("more.txt"), format!("{full}\n{other}\n")).unwrap();
+        let set = read_games(
+            &[dir.join("games.txt"), dir.join("more.txt")],
+            Variant::Othello,
+        )
+        .unwrap();
+        assert_eq!(set.games.len(), 2);
+        assert_eq!(set.input_starts, vec![0, 1]);
         assert!(read_games(&[dir.join("missing.wtb")], Variant::Othello).is_err());
         std::fs::write(dir.join("x.bin"), "").unwrap();
         assert!(read_games(&[dir.join("x.bin")], Variant::Othello).is_err());

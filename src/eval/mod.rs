@@ -197,6 +197,50 @@ impl Evaluator {
         })
     }
 
+    /// Whether the search may keep [`pattern::Digits`] for this evaluation in `R`'s games
+    /// (the pattern evaluation, outside Reversi 1889), for
+    /// [`Evaluator::children_base_from`] and [`Evaluator::evaluate_with_digits`].
+    #[inline]
+    pub fn uses_digits<R: Rules>(&self) -> bool {
+        self.kind == EvalKind::Pattern && !matches!(R::VARIANT, Variant::Reversi1889)
+    }
+
+    /// [`Evaluator::children_base`] of `s` from its `digits`.
+    #[inline]
+    pub fn children_base_from<R: Rules>(&self, s: &R::S, digits: &pattern::Digits) -> ChildrenBase {
+        debug_assert!(self.uses_digits::<R>());
+        let pos = R::position(s);
+        let base = ChildrenBase {
+            indices: digits.children_base(),
+            opponent: pos.opponent,
+        };
+        debug_assert_eq!(base.indices, pattern::Indices::children_base(&pos));
+        base
+    }
+
+    /// [`Evaluator::evaluate_with_moves`] from the [`pattern::Digits`] of `s`: the same
+    /// value, without reading the board's patterns.
+    #[inline]
+    pub fn evaluate_with_digits<R: Rules>(
+        &self,
+        s: &R::S,
+        moves: u64,
+        digits: &pattern::Digits,
+    ) -> i32 {
+        debug_assert!(self.uses_digits::<R>());
+        debug_assert_eq!(moves, R::position(s).legal_moves());
+        let pos = R::position(s);
+        let their_moves = pos.opponent_moves();
+        if moves == 0 && their_moves == 0 {
+            return R::final_score(s);
+        }
+        let idx = digits.own();
+        debug_assert_eq!(idx, pattern::Indices::of(pos.player, pos.opponent));
+        let sum =
+            self.tables[R::VARIANT as usize].sum_indexed(&idx, pos.n_empties(), moves, their_moves);
+        round_scaled(sum, pattern::SCALE).clamp(-EVAL_MAX, EVAL_MAX)
+    }
+
     /// [`Evaluator::evaluate_with_moves`] on `child`, the position after the side to
     /// move of the parent whose `base` this is played `square`: the same value, its
     /// pattern indices updated from the parent's by the squares the move changed.

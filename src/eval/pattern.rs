@@ -474,18 +474,6 @@ const fn square_digits() -> [Indices; 64] {
 /// [`square_digits`], built at compile time.
 static SQUARE_DIGITS: [Indices; 64] = square_digits();
 
-/// The largest index of each instance (its pattern's table size less one); 0 in the
-/// padding lanes.
-static MAX_INDEX: Indices = {
-    let mut out = Indices([0; INDEX_LANES]);
-    let mut k = 0;
-    while k < N_INSTANCES {
-        out.0[k] = (table_size(INSTANCES[k].0 as usize) - 1) as u16;
-        k += 1;
-    }
-    out
-};
-
 impl Indices {
     /// The indices of the position with `player` to move against `opponent`.
     pub fn of(player: u64, opponent: u64) -> Indices {
@@ -528,15 +516,82 @@ impl Indices {
         }
     }
 
-    /// Every lane at most its instance's largest index (a no-op on the indices of a real
-    /// position; it keeps [`sum_indexed`]'s reads within the tables whatever `child` was
-    /// given).
     #[inline(always)]
-    fn clamped(&self) -> Indices {
-        let mut out = *self;
-        for (a, m) in out.0.iter_mut().zip(MAX_INDEX.0.iter()) {
-            *a = (*a).min(*m);
+    fn sub(&mut self, other: &Indices) {
+        for (a, b) in self.0.iter_mut().zip(other.0.iter()) {
+            *a = a.wrapping_sub(*b);
         }
+    }
+}
+
+/// The digits of a position's instances kept side by side: the discs of the side to move
+/// alone (each as digit 1) and the opponent's alone, so that both sides' indices
+/// ([`Digits::own`], [`Digits::children_base`]) and a child's digits
+/// ([`Digits::after`]) are a few vector additions, without reading the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Digits {
+    mine: Indices,
+    theirs: Indices,
+}
+
+impl Digits {
+    /// The digits of the position with `player` to move against `opponent`.
+    pub fn of(player: u64, opponent: u64) -> Digits {
+        let mut out = Digits {
+            mine: Indices([0; INDEX_LANES]),
+            theirs: Indices([0; INDEX_LANES]),
+        };
+        for k in 0..N_INSTANCES {
+            let mask = INSTANCE_MASKS[k];
+            let start = INSTANCE_TABLE[k];
+            let (a, b) = (pext(player, mask) as usize, pext(opponent, mask) as usize);
+            out.mine.0[k] = INSTANCE_TERNARY[start + a];
+            out.theirs.0[k] = INSTANCE_TERNARY[start + b];
+        }
+        out
+    }
+
+    /// The digits after the side to move plays `square` and flips `flipped`.
+    #[inline(always)]
+    pub fn after(&self, square: u8, flipped: u64) -> Digits {
+        let mut moved = Indices([0; INDEX_LANES]);
+        let mut rest = flipped;
+        while rest != 0 {
+            moved.add(&SQUARE_DIGITS[rest.trailing_zeros() as usize]);
+            rest &= rest - 1;
+        }
+        let mut mine = self.theirs;
+        mine.sub(&moved);
+        let mut theirs = self.mine;
+        theirs.add(&moved);
+        theirs.add(&SQUARE_DIGITS[square as usize & 63]);
+        Digits { mine, theirs }
+    }
+
+    /// The digits after a pass.
+    #[inline(always)]
+    pub fn swapped(&self) -> Digits {
+        Digits {
+            mine: self.theirs,
+            theirs: self.mine,
+        }
+    }
+
+    /// The position's own indices (as [`Indices::of`]).
+    #[inline(always)]
+    pub fn own(&self) -> Indices {
+        let mut out = self.theirs;
+        out.add(&self.theirs);
+        out.add(&self.mine);
+        out
+    }
+
+    /// The indices of the position with the sides swapped (as [`Indices::children_base`]).
+    #[inline(always)]
+    pub fn children_base(&self) -> Indices {
+        let mut out = self.mine;
+        out.add(&self.mine);
+        out.add(&self.theirs);
         out
     }
 }
@@ -547,15 +602,14 @@ macro_rules! sum_indexed_instances {
     };
 }
 
-/// The weight of instance `K` at index `idx.0[K]` (clamped by the caller).
+/// The weight of instance `K` at index `idx.0[K]`. A lane past its pattern's table (never
+/// on a real position's indices) reads another weight of the stage, or 0 past the end.
 #[inline(always)]
 fn indexed_weight<const K: usize>(weights: &[i16; N_WEIGHTS], idx: &Indices) -> i32 {
     let p = INSTANCES[K].0 as usize;
     let i = OFFSETS[p] + idx.0[K] as usize;
     debug_assert!(i < OFFSETS[p + 1]);
-    // SAFETY: the lane is at most the pattern's table size less one (`Indices::clamped`),
-    // so the index lies within the pattern's table, inside the stage's weights.
-    i32::from(unsafe { *weights.get_unchecked(i) })
+    i32::from(weights.get(i).copied().unwrap_or(0))
 }
 
 /// [`sum`] from the position's [`Indices`] (and its number of empties) instead of its
@@ -569,8 +623,7 @@ pub fn sum_indexed(
     their_moves: u64,
 ) -> i32 {
     const _: () = assert!(N_INSTANCES == 46);
-    let idx = idx.clamped();
-    let patterns = sum_indexed_instances!(weights, &idx,
+    let patterns = sum_indexed_instances!(weights, idx,
         0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
         32 33 34 35 36 37 38 39 40 41 42 43 44 45);
     patterns + extra_terms(weights, n_empties, my_moves, their_moves)
@@ -713,6 +766,45 @@ mod tests {
                     index(pl, op, PATTERNS[p as usize].mask),
                     "instance {k} (pattern {p}, symmetry {s})"
                 );
+            }
+        }
+    }
+
+    /// Digits updated move by move, or swapped by a pass, give the board's indices on
+    /// both sides.
+    #[test]
+    fn digits_follow_the_moves() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..50 {
+            let mut p = Position::START;
+            let mut d = Digits::of(p.player, p.opponent);
+            loop {
+                assert_eq!(d, Digits::of(p.player, p.opponent));
+                assert_eq!(d.own(), Indices::of(p.player, p.opponent));
+                assert_eq!(d.children_base(), Indices::children_base(&p));
+                let moves = p.legal_moves();
+                if moves == 0 {
+                    if p.opponent_moves() == 0 {
+                        break;
+                    }
+                    p = p.pass();
+                    d = d.swapped();
+                    continue;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let x = bitboard::Bits(moves)
+                    .nth((seed % u64::from(moves.count_ones())) as usize)
+                    .unwrap();
+                let flipped = p.flips(x);
+                let child = p.play(x);
+                assert_eq!(
+                    d.children_base().child(x, flipped),
+                    Indices::of(child.player, child.opponent)
+                );
+                d = d.after(x, flipped);
+                p = child;
             }
         }
     }

@@ -18,6 +18,7 @@ use super::{
 };
 use crate::bitboard::{Bits, CORNERS};
 use crate::eval::ChildrenBase;
+use crate::eval::pattern::Digits;
 use crate::rules::Rules;
 use crate::square::{Move, Square};
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
@@ -57,6 +58,14 @@ impl Helped {
     }
 }
 
+/// The pattern digits of a position searched by a worker.
+#[derive(Clone, Copy)]
+struct DigitSlot {
+    player: u64,
+    opponent: u64,
+    digits: Digits,
+}
+
 /// One search thread of the midgame search.
 pub(crate) struct MidWorker<'a, 's, R: Rules> {
     shared: &'s Shared<'a>,
@@ -79,6 +88,10 @@ pub(crate) struct MidWorker<'a, 's, R: Rules> {
     pub end_exact_empties: u32,
     /// The move that last cut at a depth-one node (64: none yet), tried first at the next.
     killer: u8,
+    /// By number of empties, the last position whose pattern digits were needed: a node
+    /// finds its parent one entry up and updates the parent's digits by its move instead
+    /// of reading its patterns from the board ([`MidWorker::digits`]).
+    slots: Box<[DigitSlot; 65]>,
     _rules: std::marker::PhantomData<R>,
 }
 
@@ -93,6 +106,13 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
             selectivity,
             end_exact_empties: MID_END_EXACT_EMPTIES,
             killer: 64,
+            slots: Box::new(
+                [DigitSlot {
+                    player: 0,
+                    opponent: 0,
+                    digits: Digits::of(0, 0),
+                }; 65],
+            ),
             _rules: std::marker::PhantomData,
         }
     }
@@ -142,6 +162,67 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
         self.shared
             .eval
             .evaluate_child::<R>(base, child, square, replies)
+    }
+
+    /// The pattern digits of `s` (with the pattern evaluation, outside Reversi 1889): the
+    /// slot's when `s` was the last position of its empties, else its parent's updated by
+    /// the move when the parent was the last one with an empty more, else those of the
+    /// position before a pass, else read from the board. A slot that is not the parent
+    /// (another line's) fails the test of the discs and is never used.
+    #[inline]
+    fn digits(&mut self, s: &R::S) -> Digits {
+        let pos = R::position(s);
+        let n = pos.n_empties() as usize;
+        let slot = self.slots[n];
+        if slot.player == pos.player && slot.opponent == pos.opponent {
+            return slot.digits;
+        }
+        let digits = match self
+            .slots
+            .get(n + 1)
+            .and_then(|p| Self::child_digits(p, pos))
+        {
+            Some(d) => d,
+            None if slot.player == pos.opponent && slot.opponent == pos.player => {
+                slot.digits.swapped()
+            }
+            None => Digits::of(pos.player, pos.opponent),
+        };
+        self.slots[n] = DigitSlot {
+            player: pos.player,
+            opponent: pos.opponent,
+            digits,
+        };
+        digits
+    }
+
+    /// The digits of `pos` from those of `parent` when `pos` follows from it by one move:
+    /// one disc more on the board, the mover's discs kept, the flipped ones taken from the
+    /// side to move of `pos`.
+    #[inline(always)]
+    fn child_digits(parent: &DigitSlot, pos: crate::board::Position) -> Option<Digits> {
+        let before = parent.player | parent.opponent;
+        let placed = (pos.player | pos.opponent) ^ before;
+        if placed.count_ones() != 1 || placed & before != 0 || parent.player & !pos.opponent != 0 {
+            return None;
+        }
+        let flipped = pos.opponent & !parent.player & !placed;
+        if pos.player != parent.opponent & !flipped {
+            return None;
+        }
+        Some(parent.digits.after(placed.trailing_zeros() as u8, flipped))
+    }
+
+    /// What the children of `s` need for their evaluations ([`ChildrenBase`]), from the
+    /// digits of `s` when the evaluation uses them.
+    #[inline]
+    fn children_base(&mut self, s: &R::S) -> Option<ChildrenBase> {
+        if self.shared.eval.uses_digits::<R>() {
+            let digits = self.digits(s);
+            Some(self.shared.eval.children_base_from::<R>(s, &digits))
+        } else {
+            self.shared.eval.children_base::<R>(s)
+        }
     }
 
     /// Exact score within `(alpha, beta)` by the endgame solver.
@@ -222,6 +303,10 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
             }
         }
         self.order(s, depth, tt_move, &mut moves_list);
+        if self.shared.eval.uses_digits::<R>() {
+            // The children find this node's digits one slot up.
+            self.digits(s);
+        }
         let list = moves_list.as_mut_slice();
 
         let mut best = -SCORE_INF;
@@ -285,7 +370,7 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
         let mut best = -SCORE_INF;
         let mut alpha = alpha;
         // The children's evaluations start from this node's pattern indices.
-        let base = self.shared.eval.children_base::<R>(s);
+        let base = self.children_base(s);
         let killer = if self.killer < 64 {
             moves & (1u64 << self.killer)
         } else {
@@ -333,7 +418,14 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
             }
             // The node's legal moves are known: not generated again for the mobility.
             self.nodes += 1;
-            let v = self.shared.eval.evaluate_with_moves::<R>(s, moves);
+            let v = if self.shared.eval.uses_digits::<R>() {
+                let digits = self.digits(s);
+                self.shared
+                    .eval
+                    .evaluate_with_digits::<R>(s, moves, &digits)
+            } else {
+                self.shared.eval.evaluate_with_moves::<R>(s, moves)
+            };
             return if v >= high {
                 Some(alpha + 1)
             } else if v <= low {
@@ -370,7 +462,7 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
             let sort_depth = (depth - MID_ORDER_SEARCH_DEPTH) / MID_ORDER_SEARCH_DIVISOR;
             let saved = self.selectivity;
             let base = if sort_depth == 0 {
-                self.shared.eval.children_base::<R>(s)
+                self.children_base(s)
             } else {
                 None
             };
@@ -391,7 +483,7 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
             }
             self.selectivity = saved;
         } else if depth >= MID_ORDER_EVAL_DEPTH {
-            let base = self.shared.eval.children_base::<R>(s);
+            let base = self.children_base(s);
             for c in items.iter_mut() {
                 c.key = if c.square == tt_move {
                     1 << 20
@@ -530,6 +622,9 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
         depth: u32,
     ) -> (i32, usize) {
         self.nodes += 1;
+        if self.shared.eval.uses_digits::<R>() {
+            self.digits(s);
+        }
         let mut alpha = alpha;
         let mut best = -SCORE_INF;
         let mut best_index = 0;
@@ -693,6 +788,72 @@ mod tests {
             m.peeked,
             m.nodes
         );
+    }
+
+    /// A worker's pattern digits are those read from the board whatever order positions
+    /// come in: down a line (from the parent's slot), after a pass, back to a position
+    /// already seen, and on another line whose slots are not its parents.
+    #[test]
+    fn digits_from_the_slots_are_the_boards() {
+        let (control, eval, tt) = (
+            Control::default(),
+            Evaluator::default(),
+            TranspositionTable::new(1),
+        );
+        let shared = Shared {
+            tt: &tt,
+            control: &control,
+            eval: &eval,
+            threads: 1,
+        };
+        let mut m = MidWorker::<Othello>::new(&shared, None, 0);
+        let check = |m: &mut MidWorker<Othello>, p: &Position| {
+            assert_eq!(m.digits(p), Digits::of(p.player, p.opponent), "{p:?}");
+        };
+        let (mut derived, mut passes) = (0, 0);
+        for seed0 in 0..40u64 {
+            let mut seed = seed0;
+            let mut p = Position::START;
+            let mut line = vec![p];
+            while p.n_empties() > 0 {
+                if p.legal_moves() == 0 {
+                    if p.pass().legal_moves() == 0 {
+                        break;
+                    }
+                    p = p.pass();
+                    passes += 1;
+                } else {
+                    p = random_move(&p, &mut seed);
+                }
+                let parent = m.slots[p.n_empties() as usize + 1];
+                if MidWorker::<Othello>::child_digits(&parent, p).is_some() {
+                    derived += 1;
+                }
+                check(&mut m, &p);
+                line.push(p);
+            }
+            // Back up the line, then a position of it again with another below it.
+            for q in line.iter().rev().step_by(3) {
+                check(&mut m, q);
+            }
+            check(&mut m, &line[line.len() / 2]);
+        }
+        assert!(
+            derived > 1000,
+            "{derived} positions derived from their parent"
+        );
+        assert!(passes > 0);
+        // Positions that do not follow from the parent by a move of its side to move: two
+        // discs more, or the new disc the wrong side's.
+        let p = Position::START;
+        check(&mut m, &p);
+        for odd in [
+            Position::new(p.opponent, p.player | 3),
+            Position::new(p.opponent | 1, p.player),
+        ] {
+            assert_eq!(MidWorker::<Othello>::child_digits(&m.slots[60], odd), None);
+            check(&mut m, &odd);
+        }
     }
 
     /// The move generator keeps every move of a position with more than any reached by

@@ -745,6 +745,20 @@ mod tests {
         p.play(Bits(moves).nth(pick as usize).expect("a move"))
     }
 
+    /// What a one-thread search shares: `tt`, `control` and `eval`.
+    fn one_thread<'a>(
+        tt: &'a TranspositionTable,
+        control: &'a Control,
+        eval: &'a Evaluator,
+    ) -> Shared<'a> {
+        Shared {
+            tt,
+            control,
+            eval,
+            threads: 1,
+        }
+    }
+
     /// What the search counts besides its nodes: every peek of the solver it hands the
     /// end of the game to, and the children its move ordering keys (Edax counts both as
     /// nodes, and the solver adds them to its count in Edax's units).
@@ -764,12 +778,7 @@ mod tests {
         }
         let (control, eval) = (Control::default(), Evaluator::default());
         let (mid_tt, end_tt) = (TranspositionTable::new(16), TranspositionTable::new(16));
-        let shared = |tt| Shared {
-            tt,
-            control: &control,
-            eval: &eval,
-            threads: 1,
-        };
+        let shared = |tt| one_thread(tt, &control, &eval);
         // Searched to the end, the node goes to the solver: the same nodes and peeks as
         // the solver's own search of it with the same window, in a table of the same size.
         let (mid_shared, end_shared) = (shared(&mid_tt), shared(&end_tt));
@@ -800,12 +809,7 @@ mod tests {
             Evaluator::default(),
             TranspositionTable::new(1),
         );
-        let shared = Shared {
-            tt: &tt,
-            control: &control,
-            eval: &eval,
-            threads: 1,
-        };
+        let shared = one_thread(&tt, &control, &eval);
         let mut m = MidWorker::<Othello>::new(&shared, None, 0);
         let check = |m: &mut MidWorker<Othello>, p: &Position| {
             assert_eq!(m.digits(p), Digits::of(p.player, p.opponent), "{p:?}");
@@ -867,12 +871,7 @@ mod tests {
             Evaluator::default(),
             TranspositionTable::new(1),
         );
-        let shared = Shared {
-            tt: &tt,
-            control: &control,
-            eval: &eval,
-            threads: 1,
-        };
+        let shared = one_thread(&tt, &control, &eval);
         let mut m = MidWorker::<Othello>::new(&shared, None, 0);
         for depth in [1, 4, 8] {
             let mut list = MoveList::new();
@@ -927,12 +926,7 @@ mod tests {
             Control::default(),
             Evaluator::default(),
         );
-        let shared = Shared {
-            tt: &tt,
-            control: &control,
-            eval: &eval,
-            threads: 1,
-        };
+        let shared = one_thread(&tt, &control, &eval);
         let w = MidWorker::<Othello>::new(&shared, None, 0);
         let child = p.play(x);
         let entry = |best_move| TtData {

@@ -18,9 +18,10 @@ pub struct SelfplayArgs {
     /// Level of the midgame moves (depth; see the README's level table).
     #[arg(long, short, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=30))]
     pub level: u32,
-    /// Plies played at random at the start of each game.
-    #[arg(long, default_value_t = 10)]
-    pub random_plies: usize,
+    /// Plies played at random at the start of each game: a number, or a range such as
+    /// `10-30` from which each game draws its own.
+    #[arg(long, default_value = "10")]
+    pub random_plies: crate::jobs::selfplay::RandomPlies,
     /// Probability of a random move at each later midgame move.
     #[arg(long, default_value_t = 0.0)]
     pub epsilon: f64,

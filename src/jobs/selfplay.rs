@@ -28,13 +28,59 @@ pub struct SelfplayOptions {
     /// Search limits of the midgame moves.
     pub limits: Limits,
     /// Plies played at random at the start.
-    pub random_plies: usize,
+    pub random_plies: RandomPlies,
     /// Probability of a random move at each later midgame move.
     pub epsilon: f64,
     /// From this many empties on, both sides play perfectly (exact solver).
     pub solve_empties: u32,
     pub seed: u64,
     pub eval: Evaluator,
+}
+
+/// How many plies a game opens with at random: a fixed number, or one drawn for each game
+/// uniformly from a range (`10-30`), so the data covers positions of every age off the
+/// players' usual paths.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RandomPlies {
+    pub min: usize,
+    pub max: usize,
+}
+
+impl RandomPlies {
+    pub fn fixed(n: usize) -> RandomPlies {
+        RandomPlies { min: n, max: n }
+    }
+}
+
+impl std::fmt::Display for RandomPlies {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.min == self.max {
+            write!(f, "{}", self.min)
+        } else {
+            write!(f, "{}-{}", self.min, self.max)
+        }
+    }
+}
+
+impl std::str::FromStr for RandomPlies {
+    type Err = String;
+    fn from_str(s: &str) -> Result<RandomPlies, String> {
+        let number = |t: &str| {
+            t.trim()
+                .parse::<usize>()
+                .ok()
+                .filter(|&n| n <= 60)
+                .ok_or_else(|| format!("'{t}' is not a number of plies from 0 to 60"))
+        };
+        let (min, max) = match s.split_once('-') {
+            Some((a, b)) => (number(a)?, number(b)?),
+            None => (number(s)?, number(s)?),
+        };
+        if min > max {
+            return Err(format!("the range {min}-{max} is empty"));
+        }
+        Ok(RandomPlies { min, max })
+    }
 }
 
 struct Rng(u64);
@@ -62,13 +108,18 @@ impl Rng {
 /// Plays game number `index`.
 pub fn play_game(engine: &Engine, solver: &Engine, options: &SelfplayOptions, index: u64) -> Game {
     let mut rng = Rng::new(options.seed, index);
+    // A fixed count draws nothing, so the games of a fixed count stay those of before.
+    let random_plies = match options.random_plies {
+        RandomPlies { min, max } if min == max => min,
+        RandomPlies { min, max } => min + rng.below(max - min + 1),
+    };
     let mut game = Game::new(options.variant);
     while !game.is_over() {
         if game.pass_if_forced() {
             continue;
         }
         let state = *game.current();
-        let random = game.moves().len() < options.random_plies
+        let random = game.moves().len() < random_plies
             || (state.pos.n_empties() > options.solve_empties && rng.chance(options.epsilon));
         // Searched and solved moves keep their score (discs, the mover's point of view),
         // which `volte train --search-weight` can learn from.
@@ -177,7 +228,7 @@ mod tests {
             variant: Variant::Anti,
             games: 2,
             limits: Limits::depth(2),
-            random_plies: 6,
+            random_plies: RandomPlies::fixed(6),
             epsilon: 0.1,
             solve_empties: 8,
             seed: 7,

@@ -95,6 +95,23 @@ fn show_reads_files_and_reports_results() {
     );
 }
 
+/// A GGF file saved by NBoard in a comma-decimal locale is read whole, by `show` and by
+/// `analyze`.
+#[test]
+fn ggf_files_from_comma_decimal_locales_are_read() {
+    let dir = Scratch::new("cli-locale");
+    let file = dir.write(
+        "nboard-de.ggf",
+        "(;GM[Othello]PC[NBoard]TI[5:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5/-2,00/0,001]W[D6/0,50/1,250]B[C3/-1,00/2,5];)\n",
+    );
+    let o = volte(&["show", file.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("Moves: f5d6c3"), "{}", stdout(&o));
+    let o = volte(&["analyze", file.to_str().unwrap(), "--level", "2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("3 plies"), "{}", stdout(&o));
+}
+
 #[test]
 fn bad_input_is_one_line_and_nonzero() {
     for args in [

@@ -214,18 +214,30 @@ fn nboard_plays_whole_games_in_every_variant() {
     assert!(reversi.moves().len() >= 50);
 }
 
+/// An illegal or unreadable move, or an unreadable game, means the GUI's game and volte's
+/// differ: volte says so and answers nothing from its old position until a game arrives.
 #[test]
-fn nboard_refuses_illegal_moves_and_keeps_the_position() {
+fn nboard_refuses_illegal_moves_and_waits_for_a_game() {
     let c = Client::start(false, quick());
     c.send("nboard 2");
     c.send("move a1");
     assert!(c.next().starts_with("status illegal move a1"));
     c.send("move PA");
+    assert!(
+        c.next()
+            .starts_with("status waiting for a new game: illegal move a1")
+    );
+    c.send("set game (;GM[Othello]TY[8]BO[8 ---------------------------O*------*O--------------------------- *];)");
+    c.send("move PA");
     assert!(c.next().starts_with("status illegal move PA"));
+    c.send("set game (;GM[Othello]TY[8]BO[8 ---------------------------O*------*O--------------------------- *];)");
     c.send("move q9");
     assert!(c.next().starts_with("status cannot read move"));
     c.send("set game (;GM[Othello]BO[8 *** ;)");
     assert!(c.next().starts_with("status cannot read the game"));
+    c.send("go");
+    assert!(c.next().starts_with("status waiting for a new game"));
+    c.send("set game (;GM[Othello]TY[8]BO[8 ---------------------------O*------*O--------------------------- *];)");
     c.send("go");
     let reply = c.until(|l| l.starts_with("==="));
     let mv = reply[4..6].to_string();
@@ -736,8 +748,9 @@ fn last_iteration(lines: &[(String, i32, String)]) -> Vec<(String, i32)> {
         .collect()
 }
 
-/// Where the side to move must pass, every hint line starts with the pass and carries the
-/// passing side's score (the negation of the other side's line after the pass).
+/// Where the side to move must pass, a hint answers one line per depth whatever n: the pass,
+/// then the best line of the other side, with the passing side's score (the GUI keys lines
+/// by their first move, so a second `PA` line would replace the first).
 #[test]
 fn nboard_hint_where_the_side_to_move_must_pass() {
     // White to move has none; black then has a8 and c8.
@@ -751,23 +764,40 @@ fn nboard_hint_where_the_side_to_move_must_pass() {
     assert!(!game.is_over());
     let c = Client::start(false, quick());
     c.send(&format!("set game {ggf_text}"));
-    let white = last_iteration(&hint_lines(&c, 4));
+    let mut passing = Vec::new();
+    for n in [1, 2, 4, 64] {
+        let lines = hint_lines(&c, n);
+        // One line per depth: no depth field repeats.
+        let mut depths: Vec<&String> = lines.iter().map(|(_, _, d)| d).collect();
+        let count = depths.len();
+        depths.dedup();
+        assert_eq!(depths.len(), count, "hint {n}: {lines:?}");
+        let last = last_iteration(&lines);
+        assert_eq!(last.len(), 1, "hint {n}: {last:?}");
+        assert!(last[0].0.starts_with("PA"), "{last:?}");
+        passing.push(last[0].clone());
+    }
     c.send("move PA");
     let black = last_iteration(&hint_lines(&c, 4));
     assert_eq!(black.len(), 2, "{black:?}");
-    assert_eq!(white.len(), 2, "{white:?}");
-    for ((wpv, wv), (bpv, bv)) in white.iter().zip(&black) {
-        assert_eq!(wpv, &format!("PA{bpv}"));
-        assert_eq!(*wv, -bv, "{white:?} {black:?}");
+    // The passing side's score is the negation of black's best, whatever n was.
+    let best = black.iter().map(|&(_, v)| v).max().unwrap();
+    for (pv, v) in &passing {
+        assert_eq!(*v, -best, "{passing:?} {black:?}");
+        assert!(
+            black
+                .iter()
+                .any(|(b, bv)| *pv == format!("PA{b}") && *bv == best)
+        );
     }
     // White wins this position whatever black does.
-    assert!(white.iter().all(|&(_, v)| v > 0), "{white:?}");
+    assert!(passing.iter().all(|&(_, v)| v > 0), "{passing:?}");
     c.send("quit");
     c.finish();
 }
 
-/// The exact score of every move of `state` (the passing side's, after a forced pass),
-/// solved afresh.
+/// The exact score of every move of `state`, solved afresh; after a forced pass, the one
+/// line `PA` and the passing side's score with the other side's best reply.
 fn fresh_scores(variant: Variant, state: &State) -> Vec<(String, i32)> {
     let (state, sign, prefix) = if variant.legal_moves(state) == 0 {
         (state.pass(), -1, "PA")
@@ -782,6 +812,9 @@ fn fresh_scores(variant: Variant, state: &State) -> Vec<(String, i32)> {
             ..Default::default()
         },
     );
+    if sign < 0 {
+        return vec![(prefix.to_string(), -r.score)];
+    }
     r.move_scores
         .iter()
         .map(|&(m, v)| (format!("{prefix}{}", m.to_upper()), sign * v))
@@ -821,10 +854,7 @@ fn nboard_hint_names_every_move_once_after_a_session() {
                 let mut expected = fresh_scores(variant, game.current());
                 let mut got: Vec<(String, i32)> = lines
                     .iter()
-                    .map(|(pv, v)| {
-                        let first = if pv.starts_with("PA") { 4 } else { 2 };
-                        (pv[..first].to_string(), *v)
-                    })
+                    .map(|(pv, v)| (pv[..2].to_string(), *v))
                     .collect();
                 expected.sort();
                 got.sort();
@@ -954,4 +984,97 @@ fn nboard_learn_never_holds_up_ping() {
     c.until(|l| l == "learned");
     c.send("quit");
     c.finish();
+}
+
+/// NBoard in a comma-decimal locale writes `F5/-2,00/0,001`: `set game` and `move` take such
+/// games and moves, and `go` answers for the right side. A game that cannot be read leaves
+/// volte answering nothing (a `status` saying why) rather than a move for the position the
+/// GUI has left, until the next game it can read.
+#[test]
+fn nboard_reads_comma_decimal_locales_and_never_answers_from_a_stale_position() {
+    let start = "---------------------------O*------*O---------------------------";
+    let c = Client::start(false, quick());
+    c.send("nboard 2");
+    c.send(&format!(
+        "set game (;GM[Othello]PC[NBoard]TI[5:00]TY[8]BO[8 {start} *]B[F5/-2,00/0,001];)"
+    ));
+    c.send("move D6/0,50/1,250");
+    c.send("ping 1");
+    c.until(|l| l == "pong 1");
+    c.send("go");
+    let reply = c.until(|l| l.starts_with("==="));
+    let record = ggf::parse_move_item(&reply[4..]).unwrap();
+    let mut game =
+        ggf::parse_game(&format!("(;GM[Othello]TY[8]BO[8 {start} *]B[F5]W[D6];)")).unwrap();
+    game.play_record(record)
+        .unwrap_or_else(|e| panic!("{reply} is not black's move after f5d6: {e}"));
+
+    // A game that truly cannot be read: no move comes back, and a status says why.
+    c.send(&format!(
+        "set game (;GM[Othello]TY[8]BO[8 {start} *]B[F5]W[Z9];)"
+    ));
+    let status = c.until(|l| l.starts_with("status cannot read"));
+    assert!(status.contains("Z9"), "{status}");
+    c.send("ping 2");
+    c.until(|l| l == "pong 2");
+    c.send("go");
+    let waiting = c.until(|l| l.starts_with("status "));
+    assert!(
+        waiting.starts_with("status waiting for a new game"),
+        "{waiting}"
+    );
+    c.send("move E6");
+    c.send("hint 4");
+    c.send("ping 3");
+    loop {
+        let l = c.next();
+        assert!(!l.starts_with("===") && !l.starts_with("search"), "{l}");
+        if l == "pong 3" {
+            break;
+        }
+    }
+    // The next readable game is played from.
+    c.send(&format!(
+        "set game (;GM[Othello]PC[NBoard]TY[8]BO[8 {start} *]B[F5/-2,00]W[D6/2,00]B[C3/-1,00];)"
+    ));
+    c.send("go");
+    let reply = c.until(|l| l.starts_with("==="));
+    let record = ggf::parse_move_item(&reply[4..]).unwrap();
+    let mut game = ggf::parse_game(&format!(
+        "(;GM[Othello]TY[8]BO[8 {start} *]B[F5]W[D6]B[C3];)"
+    ))
+    .unwrap();
+    game.play_record(record)
+        .unwrap_or_else(|e| panic!("{reply} is not white's move after f5d6c3: {e}"));
+    c.send("quit");
+    c.finish();
+}
+
+/// A game sent with `TI[0]` (no time set in the GUI) is played to the depth that was set,
+/// exactly as a game with no clock at all; a real clock still limits the search.
+#[test]
+fn nboard_no_time_on_the_clock_plays_to_the_depth_set() {
+    let start = "---------------------------O*------*O---------------------------";
+    let answer = |ti: &str| {
+        let c = Client::start(false, quick());
+        c.send("set depth 9");
+        c.until(|l| l.starts_with("set myname"));
+        c.send(&format!(
+            "set game (;GM[Othello]PC[NBoard]{ti}TY[8]BO[8 {start} *]B[F5//1,5]W[D6//2,0];)"
+        ));
+        c.send("go");
+        let nodes = c.until(|l| l.starts_with("nodestats"));
+        let reply = c.until(|l| l.starts_with("==="));
+        c.send("quit");
+        c.finish();
+        let nodes: u64 = nodes.split(' ').nth(1).unwrap().parse().unwrap();
+        let record = ggf::parse_move_item(&reply[4..]).unwrap();
+        (record.mv, record.eval, nodes)
+    };
+    let free = answer("");
+    assert_eq!(answer("TI[0]"), free);
+    assert_eq!(answer("TI[0:00]"), free);
+    // With one second left on a 1-second clock the search stops well short of depth 9.
+    let (_, _, hurried) = answer("TI[0:01]");
+    assert!(hurried < free.2, "{hurried} nodes against {}", free.2);
 }

@@ -24,7 +24,20 @@ fn error_at(text: &str, at: usize, message: impl Into<String>) -> FormatError {
     FormatError::text(Format::Ggf, line, column, message)
 }
 
-/// Parses a GGF time: `[[d.]h:]m:ss` or plain seconds.
+/// Reads a number written with a decimal point or, as GUIs write in comma-decimal locales
+/// (German, French, Dutch...), a decimal comma: `-2.00` and `-2,00` are both -2.
+pub fn parse_decimal(text: &str) -> Option<f64> {
+    let t = text.trim();
+    let v = if t.contains(',') && !t.contains('.') {
+        t.replacen(',', ".", 1).parse::<f64>().ok()?
+    } else {
+        t.parse::<f64>().ok()?
+    };
+    v.is_finite().then_some(v)
+}
+
+/// Parses a GGF time: `[[d.]h:]m:ss` or plain seconds, the seconds with a decimal point or
+/// a decimal comma (`0,001`).
 pub fn parse_time(text: &str) -> Option<f64> {
     let t = text.trim();
     if t.is_empty() {
@@ -41,8 +54,8 @@ pub fn parse_time(text: &str) -> Option<f64> {
             (0, Some((d, v))) if parts.len() == 3 => (d.parse::<f64>().ok()?, v),
             _ => (0.0, *part),
         };
-        let v: f64 = value.parse().ok()?;
-        if !v.is_finite() || v < 0.0 || days < 0.0 {
+        let v: f64 = parse_decimal(value)?;
+        if v < 0.0 || days < 0.0 {
             return None;
         }
         total = total * 60.0 + v;
@@ -222,27 +235,18 @@ fn read_tags(text: &str, start: usize) -> Result<(Vec<Tag<'_>>, usize), FormatEr
     }
 }
 
-/// Parses a move item value `MOVE[/EVAL[/TIME]]`.
+/// Parses a move item value `MOVE[/EVAL[/TIME]]`. The evaluation and time are comments
+/// that GUIs write in the user's locale (`F5/-2,00/0,001`): both decimal forms are read, and
+/// one that cannot be read is left out; it never costs the move.
 pub fn parse_move_item(value: &str) -> Result<MoveRecord, String> {
     let mut parts = value.split('/');
     let mv_text = parts.next().unwrap_or("").trim();
     let mv = Move::parse(mv_text).ok_or_else(|| format!("`{mv_text}` is not a move"))?;
-    let number = |p: Option<&str>, what: &str| -> Result<Option<f64>, String> {
-        match p.map(str::trim) {
-            None | Some("") => Ok(None),
-            Some(t) => t
-                .parse::<f64>()
-                .ok()
-                .filter(|v| v.is_finite())
-                .map(Some)
-                .ok_or_else(|| format!("bad {what} `{t}`")),
-        }
-    };
-    let eval = number(parts.next(), "evaluation")?;
-    let time_s = match parts.next().map(str::trim) {
-        None | Some("") => None,
-        Some(t) => Some(parse_time(t).ok_or_else(|| format!("bad time `{t}`"))?),
-    };
+    let eval = parts.next().and_then(parse_decimal);
+    let time_s = parts.next().and_then(|t| match t.trim() {
+        "" => None,
+        t => parse_time(t),
+    });
     Ok(MoveRecord { mv, eval, time_s })
 }
 
@@ -592,7 +596,6 @@ mod tests {
             "(;GM[Othello]TY[8]TI[abc];)",
             "(;GM[Chess]TY[8];)",
             "(;GM[Othello]TY[12];)",
-            "(;GM[Othello]TY[8]B[F5/x];)",
             "(;GM[Othello]TY[8]RE[lots];)",
             "(;GM[Othello]TY[8]{B[F5];)",
             "no game",
@@ -610,6 +613,35 @@ mod tests {
             },
             "{e}"
         );
+    }
+
+    #[test]
+    fn comments_in_any_locale_are_read_and_never_cost_a_move() {
+        // NBoard in a comma-decimal locale.
+        let r = parse_move_item("F5/-2,00/0,001").unwrap();
+        assert_eq!(r.mv.to_upper(), "F5");
+        assert_eq!(r.eval, Some(-2.0));
+        assert_eq!(r.time_s, Some(0.001));
+        let r = parse_move_item("F5/-2.00/0.001").unwrap();
+        assert_eq!((r.eval, r.time_s), (Some(-2.0), Some(0.001)));
+        let r = parse_move_item("d6//1,5").unwrap();
+        assert_eq!((r.eval, r.time_s), (None, Some(1.5)));
+        // Unreadable comments are dropped, the move kept.
+        let r = parse_move_item("F5/x/soon").unwrap();
+        assert_eq!(
+            (r.mv.to_upper().as_str(), r.eval, r.time_s),
+            ("F5", None, None)
+        );
+        assert!(parse_move_item("Z9/1,0").is_err());
+        let game = parse_game(
+            "(;GM[Othello]PC[NBoard]TI[5:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5/-2,00/0,001]W[D6/2,50/1,250]B[C3/x];)",
+        )
+        .unwrap();
+        assert_eq!(game.moves().len(), 3);
+        assert_eq!(game.moves()[1].eval, Some(2.5));
+        assert_eq!(game.moves()[1].time_s, Some(1.25));
+        assert_eq!(game.moves()[2].eval, None);
+        assert_eq!(parse_time("1:02,5"), Some(62.5));
     }
 
     #[test]

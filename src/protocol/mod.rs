@@ -123,13 +123,16 @@ pub fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> Option<String> 
 }
 
 /// The clock of `color` in `game`, from its GGF clock tags and the times of its moves:
-/// the main time, plus an increment per move made, minus the time its moves took.
+/// the main time, plus an increment per move made, minus the time its moves took. A clock
+/// with neither main time nor increment (`TI[0]`, as NBoard sends when the user set no
+/// time) is no clock: the engine then plays to its level.
 pub fn game_clock(game: &Game, color: Color) -> Option<GameClock> {
     let info = &game.info;
     let clock = match color {
         Color::Black => info.black_clock.or(info.clock),
         Color::White => info.white_clock.or(info.clock),
-    }?;
+    }
+    .filter(|c| c.main_s > 0.0 || c.increment_s > 0.0)?;
     let mut used = 0.0;
     let mut made = 0u32;
     for (ply, record) in game.moves().iter().enumerate() {
@@ -164,6 +167,12 @@ mod tests {
         assert!((white.remaining.as_secs_f64() - 299.0).abs() < 1e-9);
         let plain = ggf::parse_game("(;GM[Othello]TY[8]BO[8 ---------------------------O*------*O--------------------------- *];)").unwrap();
         assert_eq!(game_clock(&plain, Color::Black), None);
+        let no_time = ggf::parse_game("(;GM[Othello]PC[NBoard]TI[0]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5//1.5];)").unwrap();
+        assert_eq!(game_clock(&no_time, Color::Black), None);
+        assert_eq!(game_clock(&no_time, Color::White), None);
+        let increment_only = ggf::parse_game("(;GM[Othello]TI[0/5]TY[8]BO[8 ---------------------------O*------*O--------------------------- *];)").unwrap();
+        let black = game_clock(&increment_only, Color::Black).unwrap();
+        assert_eq!(black.increment, Duration::from_secs(5));
     }
 
     #[test]

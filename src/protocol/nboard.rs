@@ -59,6 +59,9 @@ struct Session {
     options: ProtocolOptions,
     /// The thread that learns games, which neither `ping` nor a new game stops.
     learner: Option<Learner>,
+    /// Why the last `set game` could not be read: until a game is read, volte plays and
+    /// analyses nothing rather than answer from a position the GUI has left.
+    unreadable: Option<String>,
 }
 
 /// Plies of a game NBoard's `learn` adds to the book.
@@ -80,6 +83,7 @@ pub fn run(input: impl BufRead, output: Box<dyn Write + Send>, options: Protocol
         book_path: options.book_path.clone(),
         options: options.clone(),
         learner: None,
+        unreadable: None,
     };
     let mut input = input;
     let mut buf = Vec::new();
@@ -181,8 +185,12 @@ impl Session {
                             self.engine.new_game();
                         }
                         self.game = game;
+                        self.unreadable = None;
                     }
-                    Err(e) => self.status(&format!("cannot read the game: {e}")),
+                    Err(e) => {
+                        self.unreadable = Some(format!("the game sent could not be read ({e})"));
+                        self.status(&format!("cannot read the game: {e}"));
+                    }
                 }
             }
             "depth" => match value.parse::<u32>() {
@@ -204,13 +212,32 @@ impl Session {
     }
 
     fn play(&mut self, text: &str) {
-        match ggf::parse_move_item(text) {
-            Ok(record) => {
-                if let Err(e) = self.game.play_record(record) {
-                    self.status(&format!("illegal move {}: {e}", truncate(text)));
-                }
+        if self.stale() {
+            return;
+        }
+        let problem = match ggf::parse_move_item(text) {
+            Ok(record) => match self.game.play_record(record) {
+                Ok(()) => return,
+                Err(e) => format!("illegal move {}: {e}", truncate(text)),
+            },
+            Err(e) => format!("cannot read move '{}': {e}", truncate(text)),
+        };
+        // The GUI's game went on without volte's: answering from here would be answering
+        // for a position the GUI has left.
+        self.unreadable = Some(problem.clone());
+        self.status(&problem);
+    }
+
+    /// Whether volte lost track of the GUI's game (a game or move it could not take); says so
+    /// in a `status` line, and waits for the next `set game`.
+    fn stale(&mut self) -> bool {
+        match &self.unreadable {
+            Some(why) => {
+                let text = format!("waiting for a new game: {why}");
+                self.status(&text);
+                true
             }
-            Err(e) => self.status(&format!("cannot read move '{}': {e}", truncate(text))),
+            None => false,
         }
     }
 
@@ -219,6 +246,9 @@ impl Session {
     }
 
     fn go(&mut self) {
+        if self.stale() {
+            return;
+        }
         if self.game.is_over() {
             self.status("the game is over");
             return;
@@ -256,6 +286,9 @@ impl Session {
     /// others searched as `search` lines. Where the side to move must pass, every line
     /// starts with the pass and scores for that side.
     fn hint(&mut self, n: usize) {
+        if self.stale() {
+            return;
+        }
         if self.game.is_over() {
             self.status("the game is over");
             return;
@@ -263,9 +296,13 @@ impl Session {
         let variant = self.game.variant();
         let mut state = *self.game.current();
         let mut prefix = "";
+        let mut n = n;
         if self.game.legal_moves() == 0 {
+            // The mover's one move is the pass: one line, the pass then the best line, since
+            // the GUI keys lines by their first move and would keep only the last `PA` line.
             state = state.pass();
             prefix = "PA";
+            n = 1;
         }
         let book = self.engine.book_moves(variant, &state);
         let mut in_book = 0u64;
@@ -323,6 +360,9 @@ impl Session {
     /// book when it came from a file, and replies `learned`. Games are learnt one at a
     /// time, in the order asked, on a thread of their own: the command loop never waits.
     fn learn(&mut self) {
+        if self.stale() {
+            return;
+        }
         let job = LearnJob {
             game: self.game.clone(),
             level: self.level,
@@ -342,6 +382,9 @@ impl Session {
     /// Retrograde analysis: the score of every position from the last back to the first,
     /// in black's view (positive when black is ahead), as the GUI draws it.
     fn analyze(&mut self) {
+        if self.stale() {
+            return;
+        }
         let (engine, game, out) = (
             Arc::clone(&self.engine),
             self.game.clone(),

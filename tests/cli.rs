@@ -689,3 +689,94 @@ fn selfplay_then_train_then_play_with_the_weights() {
         stderr(&o)
     );
 }
+
+/// `volte selfplay --shard K/N`: the shards' GGF files concatenated in order are the file of
+/// one run, byte for byte; a run cut short resumes to the same bytes (a torn last game cut
+/// off); a file written with other options is refused untouched; bad shards are one line.
+#[test]
+fn selfplay_shards_concatenate_to_one_run_and_resume() {
+    let dir = Scratch::new("cli-selfplay-shards");
+    let path = |f: &str| dir.join(f).to_str().unwrap().to_string();
+    let common = [
+        "selfplay",
+        "--games",
+        "9",
+        "--level",
+        "2",
+        "--random-plies",
+        "8-14",
+        "--solve-empties",
+        "8",
+        "--threads",
+        "1",
+    ];
+    let run = |extra: &[&str]| {
+        let mut args: Vec<&str> = common.to_vec();
+        args.extend_from_slice(extra);
+        volte(&args)
+    };
+    let whole = path("whole.ggf");
+    assert!(run(&["--output", &whole]).status.success());
+    let mut joined = Vec::new();
+    for k in 1..=4 {
+        let out = path(&format!("s{k}.ggf"));
+        let o = run(&["--shard", &format!("{k}/4"), "--output", &out]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        joined.extend(std::fs::read(&out).unwrap());
+    }
+    let one = std::fs::read(&whole).unwrap();
+    assert_eq!(joined, one);
+    assert_eq!(one.iter().filter(|&&b| b == b'\n').count(), 9);
+
+    // Killed mid-game: the torn game is cut off and the run ends with the same file.
+    let torn = path("torn.ggf");
+    std::fs::write(&torn, &one[..one.len() * 2 / 3]).unwrap();
+    std::fs::copy(format!("{whole}.run"), format!("{torn}.run")).unwrap();
+    let o = run(&["--output", &torn]);
+    assert!(stderr(&o).contains("cut off"), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&torn).unwrap(), one);
+
+    // The compact format: the same games, resumed the same way.
+    let packed = path("whole.vgames");
+    assert!(run(&["--output", &packed]).status.success());
+    let bytes = std::fs::read(&packed).unwrap();
+    assert!(bytes.len() * 5 < one.len(), "{} bytes", bytes.len());
+    let cut = path("cut.vgames");
+    let first = {
+        let mut args: Vec<&str> = common.to_vec();
+        args[2] = "4";
+        args.extend_from_slice(&["--output", &cut]);
+        volte(&args)
+    };
+    assert!(first.status.success());
+    let mut torn_bytes = std::fs::read(&cut).unwrap();
+    torn_bytes.extend_from_slice(&[9, 0, 0, 0, 200, 0]);
+    std::fs::write(&cut, &torn_bytes).unwrap();
+    let o = run(&["--output", &cut]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("9 games (4 already there, 5 played)"),
+        "{}",
+        stdout(&o)
+    );
+
+    // Other options: refused, the file untouched.
+    let before = std::fs::read(&whole).unwrap();
+    let o = volte(&[
+        "selfplay", "--games", "12", "--level", "3", "--output", &whole,
+    ]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("not appended to"), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&whole).unwrap(), before);
+    let o = volte(&[
+        "selfplay", "--games", "12", "--level", "3", "--output", &packed,
+    ]);
+    assert!(stderr(&o).contains("not appended to"), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&packed).unwrap(), bytes);
+    for bad in ["0/4", "5/4", "1/0", "x/y"] {
+        let o = run(&["--shard", bad, "--output", &path("bad.ggf")]);
+        assert!(!o.status.success());
+        let e = stderr(&o);
+        assert!(e.lines().next().unwrap().contains("--shard"), "{e}");
+    }
+}

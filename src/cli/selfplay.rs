@@ -31,10 +31,19 @@ pub struct SelfplayArgs {
     /// Seed of the random moves.
     #[arg(long, default_value_t = 2026)]
     pub seed: u64,
-    /// GGF file the games are appended to, one a line, each searched or solved move with
-    /// its score (`B[F5/12]`: discs for the mover), which `volte train --search-weight` uses.
+    /// File the games are appended to, each searched or solved move with its score (discs
+    /// for the mover), which `volte train --search-weight` uses: GGF, one game a line
+    /// (`B[F5/12]`; the options are recorded beside it in FILE.run), or, for a name ending
+    /// in `.vgames`, volte's compact binary records (about 60 bytes a game; docs/data.md).
+    /// A rerun with the same options goes on where the file ends; a file written with other
+    /// options is refused.
     #[arg(long, short, value_name = "FILE")]
     pub output: PathBuf,
+    /// Play only shard K of N: the K-th of N contiguous parts of the --games games (for
+    /// clusters: scripts/cluster/). The N shards' GGF files concatenated in order are the
+    /// file one run writes; `.vgames` shards are read together as they are.
+    #[arg(long, value_name = "K/N", default_value = "1/1")]
+    pub shard: crate::jobs::shard::Shard,
     #[command(flatten)]
     pub eval: super::args::EvalArgs,
     /// Weights for the exact solver's move ordering alone (default: those of --eval-file,
@@ -72,6 +81,29 @@ pub fn run(args: SelfplayArgs) -> Result<()> {
         eval = eval.with_solving_weights(std::sync::Arc::new(weights));
     }
     let started = Instant::now();
+    let file_name = |p: &Option<PathBuf>| {
+        p.as_ref().map_or("shipped".to_string(), |p| {
+            p.file_name().map_or(p.display().to_string(), |n| {
+                n.to_string_lossy().into_owned()
+            })
+        })
+    };
+    let mut description = format!(
+        "volte selfplay --variant {} --level {} --random-plies {} --epsilon {} \
+         --solve-empties {} --seed {} --eval {} --eval-file {} --solver-eval-file {}",
+        args.variant,
+        args.level,
+        args.random_plies,
+        args.epsilon,
+        args.solve_empties,
+        args.seed,
+        eval.kind(),
+        file_name(&args.eval.eval_file),
+        file_name(&args.solver_eval_file),
+    );
+    if !args.shard.is_whole() {
+        description.push_str(&format!(" --games {} --shard {}", args.games, args.shard));
+    }
     let options = crate::jobs::selfplay::SelfplayOptions {
         variant: args.variant,
         games: args.games,
@@ -81,10 +113,30 @@ pub fn run(args: SelfplayArgs) -> Result<()> {
         solve_empties: args.solve_empties,
         seed: args.seed,
         eval,
+        shard: args.shard,
+        description,
     };
     let report = crate::jobs::selfplay::run(&options, &args.output, &CliProgress::new())?;
+    if report.cut_bytes > 0 {
+        eprintln!(
+            "{}: cut off {} bytes of a game a stopped run left unfinished",
+            args.output.display(),
+            report.cut_bytes
+        );
+    }
+    let range = args.shard.range(args.games);
+    let shard = if args.shard.is_whole() {
+        String::new()
+    } else {
+        format!(
+            " (shard {}: games {} to {})",
+            args.shard,
+            range.start + 1,
+            range.end
+        )
+    };
     println!(
-        "{}: {} games ({} already there, {} played) in {:.0} s",
+        "{}: {} games{shard} ({} already there, {} played) in {:.0} s",
         args.output.display(),
         report.resumed + report.played,
         report.resumed,

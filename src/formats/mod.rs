@@ -5,6 +5,7 @@ pub mod gam;
 pub mod ggf;
 pub mod obf;
 pub mod transcript;
+pub mod vgames;
 pub mod wthor;
 
 use crate::game::Game;
@@ -22,6 +23,7 @@ pub enum Format {
     Wthor,
     WthorNames,
     Gam,
+    Vgames,
 }
 
 impl fmt::Display for Format {
@@ -34,6 +36,7 @@ impl fmt::Display for Format {
             Format::Wthor => "WTHOR",
             Format::WthorNames => "WTHOR names",
             Format::Gam => "Logistello .gam",
+            Format::Vgames => "volte games",
         })
     }
 }

@@ -11,4 +11,5 @@ pub mod calibrate;
 pub mod perft;
 pub mod play;
 pub mod selfplay;
+pub mod shard;
 pub mod train;

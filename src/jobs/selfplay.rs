@@ -5,12 +5,17 @@
 //! `volte train` reads.
 //!
 //! Game `i` depends only on the seed and `i`, so an interrupted run resumes by counting
-//! the games already in the file.
+//! the games already in the file (a game cut short by a kill is cut off). The output is GGF,
+//! or volte's compact `.vgames` records ([`crate::formats::vgames`]); a shard (`--shard K/N`)
+//! plays its contiguous part of the games, so that the shards' GGF files, concatenated in
+//! order, are the whole run's file byte for byte.
 
 use crate::engine::{Engine, EngineOptions, Limits, SolveOptions};
 use crate::eval::Evaluator;
 use crate::formats::ggf;
+use crate::formats::vgames;
 use crate::game::{Game, MoveRecord};
+use crate::jobs::shard::Shard;
 use crate::jobs::train::Progress;
 use crate::rules::Variant;
 use crate::square::{Move, Square};
@@ -35,6 +40,11 @@ pub struct SelfplayOptions {
     pub solve_empties: u32,
     pub seed: u64,
     pub eval: Evaluator,
+    /// The part of the games this run plays.
+    pub shard: Shard,
+    /// What plays the games (evaluation and level...), recorded in the output: a resumed
+    /// file written with other options is refused.
+    pub description: String,
 }
 
 /// How many plies a game opens with at random: a fixed number, or one drawn for each game
@@ -160,27 +170,106 @@ pub struct SelfplayReport {
     /// Games already in the file.
     pub resumed: usize,
     pub played: usize,
+    /// Bytes of a game or block cut short by a killed run that were cut off.
+    pub cut_bytes: usize,
 }
 
-/// Plays games until `output` holds `options.games` of them, appending in order.
+/// Where the games go: a GGF file (one game a line, its options recorded beside it in
+/// `FILE.run`) or a `.vgames` file (its options in its header).
+enum Sink {
+    Ggf(std::fs::File),
+    Vgames(vgames::Writer),
+}
+
+fn is_vgames(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("vgames"))
+}
+
+/// The file that records the options a GGF output was written with.
+pub fn run_file(output: &Path) -> std::path::PathBuf {
+    let mut name = output.as_os_str().to_owned();
+    name.push(".run");
+    name.into()
+}
+
+/// Opens `output` for appending: the games already there, and bytes of a torn last game
+/// cut off. A file written with other options is refused and left as it is.
+fn open_sink(options: &SelfplayOptions, output: &Path) -> Result<(Sink, usize, usize)> {
+    if is_vgames(output) {
+        let header = vgames::Header {
+            variant: options.variant,
+            description: options.description.clone(),
+        };
+        let w = vgames::Writer::open(output, &header)?;
+        let (games, cut) = (w.games, w.cut_bytes);
+        return Ok((Sink::Vgames(w), games, cut));
+    }
+    let run = run_file(output);
+    let text = match std::fs::read(output) {
+        Ok(bytes) => String::from_utf8(bytes)
+            .map_err(|_| anyhow::anyhow!("{} is not a GGF text file", output.display()))?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", output.display())),
+    };
+    match std::fs::read_to_string(&run) {
+        Ok(recorded) if recorded.trim_end() != options.description => anyhow::bail!(
+            "{} holds games written by `{}` ({}), not by `{}`: not appended to (give another \
+             --output)",
+            output.display(),
+            recorded.trim_end(),
+            run.display(),
+            options.description
+        ),
+        Ok(_) => {}
+        Err(_) if text.trim().is_empty() => {
+            std::fs::write(&run, format!("{}\n", options.description))
+                .with_context(|| format!("cannot write {}", run.display()))?;
+        }
+        Err(_) => anyhow::bail!(
+            "{} holds games but no record of what wrote them ({} is missing): not appended to",
+            output.display(),
+            run.display()
+        ),
+    }
+    // Whole lines are whole games; a line a kill cut short is cut off.
+    let whole = text.rfind('\n').map_or(0, |i| i + 1);
+    let games = text[..whole]
+        .lines()
+        .filter(|l| l.trim_start().starts_with("(;"))
+        .count();
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .write(true)
+        .truncate(false)
+        .open(output)
+        .with_context(|| format!("cannot write {}", output.display()))?;
+    if whole < text.len() {
+        file.set_len(whole as u64)
+            .with_context(|| format!("cannot cut {}", output.display()))?;
+    }
+    let mut file = file;
+    std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(whole as u64))?;
+    Ok((Sink::Ggf(file), games, text.len() - whole))
+}
+
+/// Plays games until `output` holds the shard's part of `options.games`, appending in
+/// order, 256 at a time (a `.vgames` block each).
 pub fn run(
     options: &SelfplayOptions,
     output: &Path,
     progress: &dyn Progress,
 ) -> Result<SelfplayReport> {
-    let resumed = match std::fs::read_to_string(output) {
-        Ok(text) => text
-            .lines()
-            .filter(|l| l.trim_start().starts_with("(;"))
-            .count(),
-        Err(_) => 0,
-    };
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(output)
-        .with_context(|| format!("cannot write {}", output.display()))?;
-    let todo: Vec<u64> = (resumed as u64..options.games as u64).collect();
+    let range = options.shard.range(options.games);
+    let (mut sink, resumed, cut_bytes) = open_sink(options, output)?;
+    if resumed > range.len() {
+        anyhow::bail!(
+            "{} already holds {resumed} games, more than the {} asked for: not appended to",
+            output.display(),
+            range.len()
+        );
+    }
+    let todo: Vec<u64> = ((range.start + resumed) as u64..range.end as u64).collect();
     progress.start("self-play games", todo.len() as u64);
     for chunk in todo.chunks(256) {
         let games: Vec<Game> = chunk
@@ -203,18 +292,27 @@ pub fn run(
                 },
             )
             .collect();
-        let mut text = String::new();
-        for g in &games {
-            text.push_str(ggf::write(g).trim_end());
-            text.push('\n');
+        match &mut sink {
+            Sink::Vgames(w) => w
+                .append(&games)
+                .with_context(|| format!("cannot write {}", output.display()))?,
+            Sink::Ggf(file) => {
+                let mut text = String::new();
+                for g in &games {
+                    text.push_str(ggf::write(g).trim_end());
+                    text.push('\n');
+                }
+                file.write_all(text.as_bytes())
+                    .and_then(|()| file.sync_data())
+                    .with_context(|| format!("cannot write {}", output.display()))?;
+            }
         }
-        file.write_all(text.as_bytes())
-            .with_context(|| format!("cannot write {}", output.display()))?;
     }
     progress.finish();
     Ok(SelfplayReport {
         resumed,
         played: todo.len(),
+        cut_bytes,
     })
 }
 
@@ -233,6 +331,8 @@ mod tests {
             solve_empties: 8,
             seed: 7,
             eval: Evaluator::default(),
+            shard: Shard::WHOLE,
+            description: "test".into(),
         };
         let engine = Engine::new(EngineOptions {
             hash_mb: 4,

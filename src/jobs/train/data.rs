@@ -2,7 +2,7 @@
 //! (also gzipped), GGF files and transcripts (one game a line), from files or folders.
 //! Only games played to the end are kept: their final score is the label.
 
-use crate::formats::{gam, ggf, transcript, wthor};
+use crate::formats::{gam, ggf, transcript, vgames, wthor};
 use crate::game::Game;
 use crate::rules::Variant;
 use anyhow::{Context, Result, bail};
@@ -52,7 +52,7 @@ fn expand(inputs: &[PathBuf]) -> Result<Vec<PathBuf>> {
             inner.sort();
             if inner.is_empty() {
                 bail!(
-                    "no game files (.wtb .tsv .gam .gam.gz .ggf .txt) in {}",
+                    "no game files (.wtb .tsv .gam .gam.gz .ggf .txt .vgames) in {}",
                     input.display()
                 );
             }
@@ -60,7 +60,7 @@ fn expand(inputs: &[PathBuf]) -> Result<Vec<PathBuf>> {
         } else if input.is_file() {
             if kind(input).is_none() {
                 bail!(
-                    "{}: unknown kind of game file (expected .wtb, .tsv, .gam, .gam.gz, .ggf or .txt)",
+                    "{}: unknown kind of game file (expected .wtb, .tsv, .gam, .gam.gz, .ggf, .txt or .vgames)",
                     input.display()
                 );
             }
@@ -79,6 +79,7 @@ enum Kind {
     Gam,
     Ggf,
     Transcripts,
+    Vgames,
 }
 
 fn kind(path: &Path) -> Option<Kind> {
@@ -91,6 +92,7 @@ fn kind(path: &Path) -> Option<Kind> {
         "gam" => Kind::Gam,
         "ggf" => Kind::Ggf,
         "txt" => Kind::Transcripts,
+        "vgames" => Kind::Vgames,
         _ => return None,
     })
 }
@@ -177,6 +179,13 @@ fn read(inputs: &[PathBuf], variant: Variant, finished_only: bool) -> Result<Gam
                 .filter(|l| !l.is_empty() && !l.starts_with('#'))
                 .map(|l| transcript::parse(l, variant).ok())
                 .collect(),
+            Kind::Vgames => {
+                let bytes = std::fs::read(&path)
+                    .with_context(|| format!("cannot read {}", path.display()))?;
+                let (_, games) =
+                    vgames::read(&bytes).with_context(|| path.display().to_string())?;
+                games.into_iter().map(Some).collect()
+            }
         };
         let (mut kept, mut skipped) = (0, 0);
         for game in records {

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The self-play data campaign (docs/data.md): volte plays games for training, one core, in
+# the background, across sessions. The games are numbered; shard K of 60 is games
+# 50,000*(K-1)+1 to 50,000*K, written to data/selfplay/othello-l10-s59-KK.vgames. The script
+# resumes the first shard that is not full (a killed run loses at most the block of 256
+# games it was playing), then goes on to the next. Progress goes to target/campaign.log.
+#
+# Usage: scripts/campaign.sh [first-shard]      (stop it with: kill $(cat target/campaign.pid))
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --release --quiet
+mkdir -p data/selfplay target
+# A copy of the binary, so that rebuilding volte meanwhile does not touch the running one.
+cp target/release/volte target/campaign-volte
+echo $$ > target/campaign.pid
+shards=60
+games=$((shards * 50000))
+first="${1:-1}"
+for ((k = first; k <= shards; k++)); do
+    out=$(printf "data/selfplay/othello-l10-s59-%02d.vgames" "$k")
+    echo "$(date -u +%FT%TZ) shard $k/$shards -> $out" >> target/campaign.log
+    nice -n 10 target/campaign-volte selfplay --variant othello --games "$games" --shard "$k/$shards" \
+        --level 10 --solve-empties 20 --random-plies 10-30 --epsilon 0 --seed 59 --threads 1 \
+        --output "$out" >> target/campaign.log 2>&1
+done

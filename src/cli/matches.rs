@@ -227,6 +227,25 @@ pub fn run(args: MatchArgs) -> Result<()> {
         "opening pairs: {} won, {} even, {} lost by {first} (of {complete_pairs})",
         pair_results[0], pair_results[1], pair_results[2]
     );
+    let mut time = [arena::TimeUse::default(); 2];
+    for g in &games {
+        let from = openings[g.opening].moves().len();
+        let first_color = if g.first_is_black {
+            crate::square::Color::Black
+        } else {
+            crate::square::Color::White
+        };
+        time[0].add_game(&g.game, first_color, from);
+        time[1].add_game(&g.game, first_color.opposite(), from);
+    }
+    for (name, t) in [(first, time[0]), (second, time[1])] {
+        println!(
+            "time a move, {name}: mean {:.1} ms, longest {:.1} ms ({} moves)",
+            1000.0 * t.mean_s(),
+            1000.0 * t.longest_s,
+            t.moves
+        );
+    }
     for g in games.iter().filter(|g| g.forfeit.is_some()) {
         let (loser, why) = g.forfeit.as_ref().expect("filtered");
         let engine = if (*loser == crate::square::Color::Black) == g.first_is_black {

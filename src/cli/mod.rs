@@ -80,7 +80,8 @@ pub enum Command {
     ///
     /// Every opening is played twice with colours swapped. Prints a progress line, then
     /// wins/draws/losses, the score, the mean disc difference, the Elo difference with
-    /// its 95% interval, and the results per opening pair. Example:
+    /// its 95% interval, the results per opening pair, and each engine's time a move (mean
+    /// and longest, over its moves after the openings). Example:
     /// `volte match --engine depth=8 --engine depth=6 --games 200`.
     Match(Box<matches::MatchArgs>),
     /// Train the pattern evaluation from game records and write a weight file.

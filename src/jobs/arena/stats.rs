@@ -5,6 +5,39 @@ use crate::game::Game;
 use crate::square::Color;
 use std::str::FromStr;
 
+/// The time an engine took for its moves in a match (passes and the openings' moves left
+/// out).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct TimeUse {
+    pub moves: u64,
+    pub total_s: f64,
+    pub longest_s: f64,
+}
+
+impl TimeUse {
+    pub fn mean_s(&self) -> f64 {
+        if self.moves == 0 {
+            0.0
+        } else {
+            self.total_s / self.moves as f64
+        }
+    }
+
+    /// Adds the timed moves `color` played in `game` from ply `from` on.
+    pub fn add_game(&mut self, game: &Game, color: Color, from: usize) {
+        for (ply, m) in game.moves().iter().enumerate().skip(from) {
+            if game.side_at(ply) != color || m.mv == crate::square::Move::Pass {
+                continue;
+            }
+            if let Some(t) = m.time_s {
+                self.moves += 1;
+                self.total_s += t;
+                self.longest_s = self.longest_s.max(t);
+            }
+        }
+    }
+}
+
 /// How a match ends early: SPRT bounds on the Elo difference of the first engine.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sprt {
@@ -163,4 +196,31 @@ pub fn elo_of_score(p: f64) -> f64 {
 pub fn score_for(game: &Game, color: Color) -> i32 {
     let black = game.final_score_black().unwrap_or(0);
     if color == Color::Black { black } else { -black }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_use_counts_one_sides_timed_moves_after_the_opening() {
+        let mut game = Game::new(crate::rules::Variant::Othello);
+        for (i, m) in ["f5", "d6", "c3", "d3", "c4"].iter().enumerate() {
+            game.play_record(crate::game::MoveRecord {
+                mv: crate::square::Move::parse(m).unwrap(),
+                eval: None,
+                time_s: (i >= 1).then_some(i as f64),
+            })
+            .unwrap();
+        }
+        let mut black = TimeUse::default();
+        black.add_game(&game, Color::Black, 1);
+        // Black's c3 (2 s) and c4 (4 s); f5 is the opening's.
+        assert_eq!(black.moves, 2);
+        assert_eq!(black.mean_s(), 3.0);
+        assert_eq!(black.longest_s, 4.0);
+        let mut white = TimeUse::default();
+        white.add_game(&game, Color::White, 1);
+        assert_eq!((white.moves, white.total_s, white.longest_s), (2, 4.0, 3.0));
+    }
 }

@@ -780,3 +780,28 @@ fn selfplay_shards_concatenate_to_one_run_and_resume() {
         assert!(e.lines().next().unwrap().contains("--shard"), "{e}");
     }
 }
+
+/// `volte bench --accuracy`: a search that reaches the end of the problem plays its best
+/// move with the exact score; against a file that scores the move worse, the loss and the
+/// error show; a file without scores is refused in one line.
+#[test]
+fn bench_accuracy_reports_against_exact_scores() {
+    let dir = Scratch::new("cli-accuracy");
+    let cells = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+    let file = dir.write(
+        "ffo1.obf",
+        &format!(
+            "% FFO #1 (14 empties)\n{cells}; G8:+18; H1:+12; H7:+6; A2:+6; A3:+4; B1:-4; A4:-22; G2:-24;\n{cells}; H1:+18; G8:+12;\n"
+        ),
+    );
+    let o = volte(&["bench", "--accuracy", file.to_str().unwrap(), "--depth", "20"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("best move: 50.0% (1 of 2)"), "{out}");
+    assert!(out.contains("mean loss of the moves played: 3.00 discs"), "{out}");
+    assert!(out.contains("score error: mean 0.00 discs, within 3 discs 100.0%"), "{out}");
+    let bare = dir.write("bare.obf", &format!("{cells}\n"));
+    let o = volte(&["bench", "--accuracy", bare.to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+}

@@ -794,14 +794,99 @@ fn bench_accuracy_reports_against_exact_scores() {
             "% FFO #1 (14 empties)\n{cells}; G8:+18; H1:+12; H7:+6; A2:+6; A3:+4; B1:-4; A4:-22; G2:-24;\n{cells}; H1:+18; G8:+12;\n"
         ),
     );
-    let o = volte(&["bench", "--accuracy", file.to_str().unwrap(), "--depth", "20"]);
+    let o = volte(&[
+        "bench",
+        "--accuracy",
+        file.to_str().unwrap(),
+        "--depth",
+        "20",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(out.contains("best move: 50.0% (1 of 2)"), "{out}");
-    assert!(out.contains("mean loss of the moves played: 3.00 discs"), "{out}");
-    assert!(out.contains("score error: mean 0.00 discs, within 3 discs 100.0%"), "{out}");
+    assert!(
+        out.contains("mean loss of the moves played: 3.00 discs"),
+        "{out}"
+    );
+    assert!(
+        out.contains("score error: mean 0.00 discs, within 3 discs 100.0%"),
+        "{out}"
+    );
     let bare = dir.write("bare.obf", &format!("{cells}\n"));
     let o = volte(&["bench", "--accuracy", bare.to_str().unwrap()]);
     assert!(!o.status.success());
     assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+}
+
+/// `volte solve --output`: deterministic OBF lines (no times or nodes); shards concatenate to
+/// one run's file; a killed run resumes to the same bytes; other arguments are refused.
+#[test]
+fn solve_output_shards_and_resumes() {
+    let dir = Scratch::new("cli-solve-output");
+    let path = |f: &str| dir.join(f).to_str().unwrap().to_string();
+    let games = path("games.ggf");
+    let o = volte(&[
+        "selfplay",
+        "--games",
+        "7",
+        "--level",
+        "2",
+        "--random-plies",
+        "10-20",
+        "--solve-empties",
+        "8",
+        "--threads",
+        "1",
+        "--output",
+        &games,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let solve = |extra: &[&str]| {
+        let mut args = vec!["solve", games.as_str(), "--empties", "13", "--all-moves"];
+        args.extend_from_slice(extra);
+        volte(&args)
+    };
+    let one = path("one.obf");
+    assert!(solve(&["--output", &one]).status.success());
+    let bytes = std::fs::read_to_string(&one).unwrap();
+    assert_eq!(bytes.lines().count(), 7);
+    for line in bytes.lines() {
+        let p = volte::formats::obf::parse_line(line, 1).unwrap();
+        assert!(!p.scores.is_empty(), "{line}");
+    }
+    assert!(
+        std::fs::read_to_string(format!("{one}.run"))
+            .unwrap()
+            .contains("complete 7")
+    );
+    let mut joined = String::new();
+    for k in 1..=3 {
+        let out = path(&format!("s{k}.obf"));
+        assert!(
+            solve(&["--shard", &format!("{k}/3"), "--output", &out])
+                .status
+                .success()
+        );
+        joined.push_str(&std::fs::read_to_string(&out).unwrap());
+    }
+    assert_eq!(joined, bytes);
+    // Killed in the middle of a line.
+    let torn = path("torn.obf");
+    std::fs::write(&torn, &bytes[..bytes.len() / 2]).unwrap();
+    let run = std::fs::read_to_string(format!("{one}.run")).unwrap();
+    std::fs::write(format!("{torn}.run"), run.lines().next().unwrap()).unwrap();
+    let o = solve(&["--output", &torn]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("already solved"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&torn).unwrap(), bytes);
+    // Other arguments: refused, nothing written.
+    let o = volte(&["solve", &games, "--empties", "12", "--output", &one]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("not appended to"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&one).unwrap(), bytes);
+    for bad in ["0/4", "5/4", "1/0", "x/y"] {
+        let o = solve(&["--shard", bad]);
+        assert!(!o.status.success());
+        assert!(stderr(&o).lines().next().unwrap().contains("--shard"));
+    }
 }

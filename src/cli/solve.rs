@@ -66,6 +66,19 @@ pub struct SolveArgs {
     /// The evaluation orders moves at 10 or more empties.
     #[command(flatten)]
     pub eval: super::args::EvalArgs,
+    /// Also write the results to FILE as OBF, one line a position in input order, with
+    /// the best move's score (every move's with --all-moves) and no times or node counts,
+    /// so that the file depends only on the input and the options. A killed run started
+    /// again with the same arguments goes on after the last whole line; a file written by
+    /// other arguments is refused (FILE.run records them). An unreadable position is a
+    /// `% N error: ...` line.
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<std::path::PathBuf>,
+    /// Solve only shard K of N: the K-th of N contiguous parts of the positions (after
+    /// --count). The N shards' --output files concatenated in order are the file of one
+    /// run, byte for byte (for clusters: scripts/cluster/).
+    #[arg(long, value_name = "K/N", default_value = "1/1")]
+    pub shard: crate::jobs::shard::Shard,
 }
 
 /// One position to solve, with what the input says its answer is.
@@ -302,10 +315,74 @@ pub fn run(args: SolveArgs) -> Result<()> {
     if let Some(n) = args.count {
         problems.truncate(n);
     }
+    let range = args.shard.range(problems.len());
     let first = args
         .first
         .or_else(|| first_number_from_name(&input))
-        .unwrap_or(1);
+        .unwrap_or(1)
+        + range.start;
+    let mut problems: Vec<_> = problems.drain(range).collect();
+    let mut output = None;
+    let mut skip = 0;
+    if let Some(path) = &args.output {
+        if args.wld {
+            bail!("--output writes exact scores; --wld finds none (leave one of them out)");
+        }
+        let description = format!(
+            "volte solve {input} --variant {} --empties {} --count {} --all-moves {} --eval {} --eval-file {}{}",
+            args.variant,
+            args.empties.map_or("-".to_string(), |k| k.to_string()),
+            args.count.map_or("-".to_string(), |n| n.to_string()),
+            args.all_moves,
+            args.eval
+                .eval
+                .map_or("default".to_string(), |k| k.to_string()),
+            args.eval
+                .eval_file
+                .as_ref()
+                .map_or("shipped".to_string(), |p| p.display().to_string()),
+            if args.shard.is_whole() {
+                String::new()
+            } else {
+                format!(" --shard {}", args.shard)
+            }
+        );
+        let out = crate::jobs::shard::open_line_output(path, &description)?;
+        skip = out.lines.len();
+        if skip > problems.len() {
+            bail!(
+                "{} already holds {skip} lines, more than the {} positions to solve: not appended to",
+                path.display(),
+                problems.len()
+            );
+        }
+        if out.cut_bytes > 0 {
+            eprintln!(
+                "{}: cut off {} bytes of a line a stopped run left unfinished",
+                path.display(),
+                out.cut_bytes
+            );
+        }
+        if skip > 0 {
+            eprintln!(
+                "{}: {skip} positions already solved, going on from the next",
+                path.display()
+            );
+        }
+        output = Some((path.clone(), out.file));
+    }
+    let first = first + skip;
+    problems.drain(..skip);
+    let writing = output.is_some();
+    let mut write_line = |line: String| -> Result<()> {
+        if let Some((path, file)) = &mut output {
+            use std::io::Write;
+            file.write_all(format!("{line}\n").as_bytes())
+                .and_then(|()| file.sync_data())
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        Ok(())
+    };
     let solver = Engine::new(EngineOptions {
         hash_mb: args.hash_mb,
         threads: args.threads.max(1),
@@ -360,6 +437,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
             Ok(p) => p,
             Err(e) => {
                 print(format!("{number:>4} error: {e}"));
+                write_line(format!("% {number} error: {e}"))?;
                 bad_lines += 1;
                 if let Some(b) = &bar {
                     b.inc(1);
@@ -369,10 +447,12 @@ pub fn run(args: SolveArgs) -> Result<()> {
         };
         let state = problem.game.current();
         if let Some(reason) = problem.game.variant().impossible_reason(state) {
-            print(format!(
+            let text = format!(
                 "{number:>4} error: line {}: impossible board: {reason}",
                 problem.line
-            ));
+            );
+            write_line(format!("% {}", text.trim_start()))?;
+            print(text);
             bad_lines += 1;
             if let Some(b) = &bar {
                 b.inc(1);
@@ -450,12 +530,30 @@ pub fn run(args: SolveArgs) -> Result<()> {
                 .collect();
             print(format!("     {side} to move: {}", scores.join(" ")));
         }
+        if writing {
+            let (black, white) = problem.game.black_white();
+            let scores = if args.all_moves {
+                r.move_scores.clone()
+            } else {
+                r.best_move.map(|m| (m, r.score)).into_iter().collect()
+            };
+            write_line(obf::write_line(&obf::ObfPosition {
+                black,
+                white,
+                side: problem.game.side_to_move(),
+                scores,
+                line: 0,
+            }))?;
+        }
         if let Some(b) = &bar {
             b.inc(1);
         }
     }
     if let Some(b) = bar {
         b.finish_and_clear();
+    }
+    if let Some(path) = &args.output {
+        crate::jobs::shard::mark_complete(path, skip + problems.len())?;
     }
     let counted = if args.edax_nodes {
         total_edax_nodes

@@ -186,13 +186,6 @@ fn is_vgames(path: &Path) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case("vgames"))
 }
 
-/// The file that records the options a GGF output was written with.
-pub fn run_file(output: &Path) -> std::path::PathBuf {
-    let mut name = output.as_os_str().to_owned();
-    name.push(".run");
-    name.into()
-}
-
 /// Opens `output` for appending: the games already there, and bytes of a torn last game
 /// cut off. A file written with other options is refused and left as it is.
 fn open_sink(options: &SelfplayOptions, output: &Path) -> Result<(Sink, usize, usize)> {
@@ -205,52 +198,13 @@ fn open_sink(options: &SelfplayOptions, output: &Path) -> Result<(Sink, usize, u
         let (games, cut) = (w.games, w.cut_bytes);
         return Ok((Sink::Vgames(w), games, cut));
     }
-    let run = run_file(output);
-    let text = match std::fs::read(output) {
-        Ok(bytes) => String::from_utf8(bytes)
-            .map_err(|_| anyhow::anyhow!("{} is not a GGF text file", output.display()))?,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => return Err(e).with_context(|| format!("cannot read {}", output.display())),
-    };
-    match std::fs::read_to_string(&run) {
-        Ok(recorded) if recorded.trim_end() != options.description => anyhow::bail!(
-            "{} holds games written by `{}` ({}), not by `{}`: not appended to (give another \
-             --output)",
-            output.display(),
-            recorded.trim_end(),
-            run.display(),
-            options.description
-        ),
-        Ok(_) => {}
-        Err(_) if text.trim().is_empty() => {
-            std::fs::write(&run, format!("{}\n", options.description))
-                .with_context(|| format!("cannot write {}", run.display()))?;
-        }
-        Err(_) => anyhow::bail!(
-            "{} holds games but no record of what wrote them ({} is missing): not appended to",
-            output.display(),
-            run.display()
-        ),
-    }
-    // Whole lines are whole games; a line a kill cut short is cut off.
-    let whole = text.rfind('\n').map_or(0, |i| i + 1);
-    let games = text[..whole]
-        .lines()
+    let out = crate::jobs::shard::open_line_output(output, &options.description)?;
+    let games = out
+        .lines
+        .iter()
         .filter(|l| l.trim_start().starts_with("(;"))
         .count();
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .write(true)
-        .truncate(false)
-        .open(output)
-        .with_context(|| format!("cannot write {}", output.display()))?;
-    if whole < text.len() {
-        file.set_len(whole as u64)
-            .with_context(|| format!("cannot cut {}", output.display()))?;
-    }
-    let mut file = file;
-    std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(whole as u64))?;
-    Ok((Sink::Ggf(file), games, text.len() - whole))
+    Ok((Sink::Ggf(out.file), games, out.cut_bytes))
 }
 
 /// Plays games until `output` holds the shard's part of `options.games`, appending in
@@ -309,6 +263,9 @@ pub fn run(
         }
     }
     progress.finish();
+    if !is_vgames(output) {
+        crate::jobs::shard::mark_complete(output, range.len())?;
+    }
     Ok(SelfplayReport {
         resumed,
         played: todo.len(),

@@ -5,6 +5,7 @@ use crate::engine::{Engine, EngineOptions, Limits};
 use crate::formats::ggf;
 use crate::game::MoveRecord;
 use crate::jobs::analysis::{self, PlyAnalysis};
+use crate::jobs::report;
 use crate::rules::Variant;
 use crate::square::{Color, Move};
 use anyhow::{Context, Result};
@@ -37,6 +38,15 @@ pub struct AnalyzeArgs {
     /// Also write the game as GGF, each move with the engine's score of it, to this file.
     #[arg(long, value_name = "FILE")]
     pub ggf: Option<String>,
+    /// Also draw the analysis as an SVG chart: the score of every position in black's view
+    /// over the plies, the exactly solved part shaded, each move that lost discs marked
+    /// (black's filled, white's hollow, the area by the loss), and the players' own
+    /// evaluations when the game records them.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<String>,
+    /// Also write one self-contained HTML page: the chart and a table of every move.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<String>,
 }
 
 fn kind_mark(a: &PlyAnalysis) -> String {
@@ -140,6 +150,28 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
                 .context("replaying the game")?;
         }
         std::fs::write(path, ggf::write(&annotated) + "\n")
+            .with_context(|| format!("cannot write {path}"))?;
+        println!("wrote {path}");
+    }
+    let title = match (&game.info.black, &game.info.white) {
+        (Some(b), Some(w)) => format!("{b} (black) vs {w} (white)"),
+        _ => format!("{} game", game.variant()),
+    };
+    let title = match game.final_score_black() {
+        Some(r) => format!("{title}, {r:+} for black"),
+        None => title,
+    };
+    let search = match args.depth {
+        Some(d) => format!("analysed by volte at depth {d}"),
+        None => format!("analysed by volte at level {}", args.level),
+    };
+    if let Some(path) = &args.svg {
+        std::fs::write(path, report::analysis_svg(&game, &plies, &title))
+            .with_context(|| format!("cannot write {path}"))?;
+        println!("wrote {path}");
+    }
+    if let Some(path) = &args.html {
+        std::fs::write(path, report::analysis_html(&game, &plies, &title, &search))
             .with_context(|| format!("cannot write {path}"))?;
         println!("wrote {path}");
     }

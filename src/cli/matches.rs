@@ -68,6 +68,12 @@ pub struct MatchArgs {
     /// Write every game as GGF, one a line, to this file.
     #[arg(long, value_name = "FILE")]
     pub output: Option<String>,
+    /// Keep a report of the match in this self-contained HTML page, rewritten as each game
+    /// ends (it reloads itself in a browser while the match runs): the score and Elo with
+    /// its interval, their course over the games, the results of every opening pair and
+    /// each engine's time a move.
+    #[arg(long, value_name = "FILE.html")]
+    pub report: Option<String>,
 }
 
 fn seconds(value: f64, what: &str) -> Result<Duration> {
@@ -161,7 +167,47 @@ pub fn run(args: MatchArgs) -> Result<()> {
     );
     let total = openings.len() * 2;
     let tty = std::io::stderr().is_terminal();
-    let progress = |_: &MatchGame, t: &Tally| {
+    let time_control = match (tc.move_time, tc.clock) {
+        (_, Some((main, inc))) => format!(
+            "game clock {} s + {} s a move",
+            main.as_secs_f64(),
+            inc.as_secs_f64()
+        ),
+        (Some(t), None) => format!("{} s a move", t.as_secs_f64()),
+        (None, None) => "each engine's own depth, level or time".to_string(),
+    };
+    let report_info = |running: bool| crate::jobs::report::MatchInfo {
+        first: first.name(),
+        second: second.name(),
+        total_games: total,
+        time_control: time_control.clone(),
+        running,
+        first_opening: args.first_opening,
+    };
+    let finished: std::sync::Mutex<Vec<MatchGame>> = std::sync::Mutex::new(Vec::new());
+    let report_error: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
+    let write_report = |games: &[MatchGame], running: bool| {
+        let Some(path) = &args.report else {
+            return;
+        };
+        let refs: Vec<&MatchGame> = games.iter().collect();
+        let page = crate::jobs::report::match_html(&report_info(running), &refs, &openings);
+        // Written beside and renamed, so a browser never reads half a page.
+        let tmp = format!("{path}.tmp");
+        if let Err(e) = std::fs::write(&tmp, page).and_then(|()| std::fs::rename(&tmp, path)) {
+            let mut slot = report_error.lock().unwrap_or_else(|e| e.into_inner());
+            if slot.is_none() {
+                eprintln!("cannot write the report {path}: {e}");
+                *slot = Some(format!("cannot write the report {path}: {e}"));
+            }
+        }
+    };
+    let progress = |g: &MatchGame, t: &Tally| {
+        if args.report.is_some() {
+            let mut done = finished.lock().unwrap_or_else(|e| e.into_inner());
+            done.push(g.clone());
+            write_report(&done, true);
+        }
         let llr = args
             .sprt
             .map(|s| format!(", LLR {:.2}", s.test(t).0))
@@ -271,6 +317,14 @@ pub fn run(args: MatchArgs) -> Result<()> {
             SprtState::Continue => "undecided".to_string(),
         };
         println!("SPRT({},{}): LLR {llr:.2}, {verdict}", sprt.elo0, sprt.elo1);
+    }
+    if let Some(path) = &args.report {
+        let done = finished.into_inner().unwrap_or_else(|e| e.into_inner());
+        write_report(&done, false);
+        if let Some(e) = report_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            bail!("{e}");
+        }
+        println!("wrote the report {path}");
     }
     if let Some(path) = &args.output {
         let mut f = std::io::BufWriter::new(

@@ -10,6 +10,7 @@ pub mod bookbuild;
 pub mod calibrate;
 pub mod perft;
 pub mod play;
+pub mod report;
 pub mod selfplay;
 pub mod shard;
 pub mod train;

@@ -890,3 +890,137 @@ fn solve_output_shards_and_resumes() {
         assert!(stderr(&o).lines().next().unwrap().contains("--shard"));
     }
 }
+
+/// `volte book build --shard K/N` on copies of one book, then `volte book merge`: the book
+/// one machine builds, byte for byte; missing, repeated or unfinished shards are refused.
+#[test]
+fn book_shards_merge_to_one_machines_book() {
+    let dir = Scratch::new("cli-book-shards");
+    let path = |f: &str| dir.join(f).to_str().unwrap().to_string();
+    let lines = dir.write(
+        "lines.txt",
+        "f5d6c3d3c4f4\nf5f6e6f4e3c5\nf5d6c5f4e3f6\nf5f4e3f6d3c5\n",
+    );
+    let lines = lines.to_str().unwrap();
+    let search = ["--depth", "5", "--solve-from", "10", "--threads", "1"];
+    let run = |args: &[&str]| {
+        let mut all: Vec<&str> = vec!["book"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&search);
+        let o = volte(&all);
+        assert!(o.status.success(), "{all:?}: {}", stderr(&o));
+        o
+    };
+    run(&["learn", &path("one.vbk"), lines, "--plies", "6"]);
+    run(&[
+        "learn",
+        &path("base.vbk"),
+        lines,
+        "--plies",
+        "6",
+        "--no-search",
+    ]);
+    for k in 1..=3 {
+        let shard = path(&format!("s{k}.vbk"));
+        std::fs::copy(path("base.vbk"), &shard).unwrap();
+        run(&["build", &shard, "--shard", &format!("{k}/3")]);
+    }
+    let o = volte(&[
+        "book",
+        "merge",
+        &path("merged.vbk"),
+        &path("s1.vbk"),
+        &path("s2.vbk"),
+        &path("s3.vbk"),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read(path("merged.vbk")).unwrap(),
+        std::fs::read(path("one.vbk")).unwrap()
+    );
+    for (shards, why) in [
+        (vec!["s1.vbk", "s2.vbk"], "shard 3/3 is missing"),
+        (
+            vec!["s1.vbk", "s2.vbk", "s2.vbk", "s3.vbk"],
+            "shard 2/3 is given more than once",
+        ),
+        (vec!["s1.vbk", "one.vbk"], "not a shard's book"),
+    ] {
+        let mut args = vec!["book".to_string(), "merge".into(), path("bad.vbk")];
+        args.extend(shards.iter().map(|s| path(s)));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = volte(&args);
+        assert!(!o.status.success());
+        assert!(stderr(&o).contains(why), "{}", stderr(&o));
+        assert!(!dir.join("bad.vbk").exists());
+    }
+    // A shard still running (no `complete` mark) is refused by name.
+    let run_file = path("s3.vbk.run");
+    let first = std::fs::read_to_string(&run_file)
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap()
+        .to_string();
+    std::fs::write(&run_file, first + "\n").unwrap();
+    let o = volte(&[
+        "book",
+        "merge",
+        &path("bad.vbk"),
+        &path("s1.vbk"),
+        &path("s2.vbk"),
+        &path("s3.vbk"),
+    ]);
+    assert!(
+        stderr(&o).contains("shard 3/3") && stderr(&o).contains("not finished"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// `volte analyze FILE --output`: every game scored, as GGF; shards concatenate to one run's
+/// file; a killed run resumes to the same bytes.
+#[test]
+fn analyze_batches_shard_and_resume() {
+    let dir = Scratch::new("cli-analyze-batch");
+    let path = |f: &str| dir.join(f).to_str().unwrap().to_string();
+    let games = dir.write(
+        "games.txt",
+        "f5d6c3d3c4f4f6f3e6e7\nf5f6e6f4e3c5c4e7\nnot a game\nf5d6c5f4e3f6d3f3\n",
+    );
+    let games = games.to_str().unwrap();
+    let analyze = |extra: &[&str]| {
+        let mut args = vec!["analyze", games, "--depth", "4"];
+        args.extend_from_slice(extra);
+        volte(&args)
+    };
+    let one = path("one.ggf");
+    let o = analyze(&["--output", &one]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&one).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4);
+    assert!(lines[2].starts_with("% game 3 error"), "{}", lines[2]);
+    let g = volte::formats::ggf::parse_game(lines[0]).unwrap();
+    assert_eq!(g.moves().len(), 10);
+    assert!(g.moves().iter().all(|m| m.eval.is_some()));
+    let mut joined = String::new();
+    for k in 1..=3 {
+        let out = path(&format!("s{k}.ggf"));
+        assert!(
+            analyze(&["--output", &out, "--shard", &format!("{k}/3")])
+                .status
+                .success()
+        );
+        joined.push_str(&std::fs::read_to_string(&out).unwrap());
+    }
+    assert_eq!(joined, text);
+    let torn = path("torn.ggf");
+    std::fs::write(&torn, &text[..lines[0].len() + 20]).unwrap();
+    let run = std::fs::read_to_string(format!("{one}.run")).unwrap();
+    std::fs::write(format!("{torn}.run"), run.lines().next().unwrap()).unwrap();
+    assert!(analyze(&["--output", &torn]).status.success());
+    assert_eq!(std::fs::read_to_string(&torn).unwrap(), text);
+    let o = volte(&["analyze", games, "--depth", "5", "--output", &one]);
+    assert!(stderr(&o).contains("not appended to"), "{}", stderr(&o));
+}

@@ -3,8 +3,9 @@
 # (munged, slurmctld and slurmd on localhost, from Debian's slurm-wlm and munge packages,
 # installed when missing; a configuration and key of its own in a scratch folder, ports
 # 16817-16818), submits a 4-task array of a small solve and of a small selfplay through
-# submit.sh, waits for the merges, and compares them byte for byte with one machine's
-# outputs; then the same through parallel.sh on this machine. The daemons it started are
+# submit.sh, and of a small book's leaves through book.sh, waits for the merges, and
+# compares them byte for byte with one machine's outputs; then a solve through parallel.sh
+# on this machine. The daemons it started are
 # stopped however it ends. Needs root (to install packages and run slurmd).
 #
 # Usage: scripts/cluster/test-slurm.sh      (.ci/run runs it)
@@ -115,13 +116,20 @@ compare() {
         echo "test-slurm: $1 differs from one machine's $2" >&2
         exit 1
     fi
-    echo "test-slurm: $1 is one machine's output, byte for byte ($(wc -l < "$1") lines)"
+    echo "test-slurm: $1 is one machine's output, byte for byte ($(wc -c < "$1") bytes)"
 }
 timeout 600 "$root/scripts/cluster/submit.sh" --wait 4 "$work/solve-slurm.obf" "${solve[@]}"
 compare "$work/solve-slurm.obf" "$work/solve-one.obf"
 timeout 600 "$root/scripts/cluster/submit.sh" --wait 4 "$work/selfplay-slurm.ggf" "${selfplay[@]}"
 compare "$work/selfplay-slurm.ggf" "$work/selfplay-one.ggf"
 ls "$work"/volte-shard-*.log > /dev/null
+# A book: positions learnt on one machine, leaves searched by a 4-task array, merged.
+head -n 40 "$root/openings/volte-8ply.txt" | grep -v '^#' | cut -d' ' -f1 > "$work/lines.txt"
+book=(--depth 6 --solve-from 12 --threads 1)
+"$volte" book learn "$work/book-one.vbk" "$work/lines.txt" --plies 8 "${book[@]}" > /dev/null 2>&1
+"$volte" book learn "$work/book-base.vbk" "$work/lines.txt" --plies 8 --no-search "${book[@]}" > /dev/null 2>&1
+timeout 600 "$root/scripts/cluster/book.sh" --wait 4 "$work/book-base.vbk" "$work/book-slurm.vbk" "${book[@]}"
+compare "$work/book-slurm.vbk" "$work/book-one.vbk"
 # The same with GNU parallel, on this machine alone.
 timeout 600 "$root/scripts/cluster/parallel.sh" : 4 "$work/solve-parallel.obf" "${solve[@]}" > /dev/null 2>&1
 compare "$work/solve-parallel.obf" "$work/solve-one.obf"

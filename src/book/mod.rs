@@ -360,6 +360,23 @@ impl Book {
         (state, mask)
     }
 
+    /// Adds what `other` (a book of the same positions, such as another shard of the same
+    /// build) knows: its positions this book lacks, and its searched leaves where this
+    /// book's leaf is not searched. Values are backed up again.
+    pub fn merge_from(&mut self, other: &Book) {
+        for (key, e) in &other.entries {
+            let mine = self.entries.entry(*key).or_insert(Entry {
+                games: e.games,
+                leaf: None,
+                value: None,
+            });
+            if mine.leaf.is_none() {
+                mine.leaf = e.leaf;
+            }
+        }
+        self.backup();
+    }
+
     /// Records the leaf search of `key` (in the key's orientation).
     pub fn set_leaf(&mut self, key: Key, leaf: Leaf) {
         if let Some(e) = self.entries.get_mut(&key) {

@@ -47,13 +47,148 @@ pub struct AnalyzeArgs {
     /// Also write one self-contained HTML page: the chart and a table of every move.
     #[arg(long, value_name = "FILE")]
     pub html: Option<String>,
+    /// Analyse every game of GAME (a GGF file of games, or a file of transcripts, one a
+    /// line) and write each, its moves scored by the engine, as GGF to FILE, one a line in
+    /// input order (a game that cannot be read: a `% game N error` line). The file depends
+    /// only on the input and the options (one thread, a fresh table for each game); a
+    /// killed run started again goes on after the last whole game, and a file written with
+    /// other options is refused (FILE.run records them).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["ggf", "svg", "html"])]
+    pub output: Option<std::path::PathBuf>,
+    /// With --output: analyse only shard K of N of the games, a contiguous part; the N
+    /// shards' files concatenated in order are the file of one run (scripts/cluster/).
+    #[arg(long, value_name = "K/N", default_value = "1/1", requires = "output")]
+    pub shard: crate::jobs::shard::Shard,
 }
 
 fn kind_mark(a: &PlyAnalysis) -> String {
     super::args::search_mark(a.kind, a.depth, a.probability)
 }
 
+/// The games of a batch input: GGF games, or one transcript (or position) a line.
+fn read_games(input: &str, variant: Variant) -> Result<Vec<Result<crate::game::Game, String>>> {
+    let text = super::args::read_input(input)?;
+    if text.trim_start().starts_with("(;") {
+        return Ok(ggf::parse_games(&text)
+            .into_iter()
+            .map(|g| g.map_err(|e| e.to_string()))
+            .collect());
+    }
+    Ok(text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| {
+            let t = l.trim();
+            !(t.is_empty() || t.starts_with('%') || t.starts_with('#'))
+        })
+        .map(|(i, l)| {
+            crate::formats::parse_any(l.trim(), variant).map_err(|e| format!("line {}: {e}", i + 1))
+        })
+        .collect())
+}
+
+/// `--output`: every game of the input analysed and written as scored GGF.
+fn run_batch(args: &AnalyzeArgs, output: &std::path::Path) -> Result<()> {
+    use std::io::Write;
+    if args.threads != 1 {
+        anyhow::bail!(
+            "--output needs --threads 1, so that the scores do not depend on thread timing"
+        );
+    }
+    let games = read_games(&args.game, args.variant)?;
+    let range = args.shard.range(games.len());
+    let description = format!(
+        "volte analyze {} --variant {} {} --eval {} --eval-file {}{}",
+        args.game,
+        args.variant,
+        match args.depth {
+            Some(d) => format!("--depth {d}"),
+            None => format!("--level {}", args.level),
+        },
+        args.eval
+            .eval
+            .map_or("default".to_string(), |k| k.to_string()),
+        args.eval
+            .eval_file
+            .as_ref()
+            .map_or("shipped".to_string(), |p| p.display().to_string()),
+        if args.shard.is_whole() {
+            String::new()
+        } else {
+            format!(" --shard {}", args.shard)
+        }
+    );
+    let mut out = crate::jobs::shard::open_line_output(output, &description)?;
+    let done = out.lines.len();
+    if done > range.len() {
+        anyhow::bail!(
+            "{} already holds {done} lines, more than the {} games to analyse: not appended to",
+            output.display(),
+            range.len()
+        );
+    }
+    if out.cut_bytes > 0 {
+        eprintln!(
+            "{}: cut off {} bytes of a game a stopped run left unfinished",
+            output.display(),
+            out.cut_bytes
+        );
+    }
+    let engine = Engine::new(EngineOptions {
+        hash_mb: args.hash_mb,
+        threads: 1,
+        eval: args.eval.evaluator()?,
+        ..EngineOptions::default()
+    });
+    let limits = match args.depth {
+        Some(d) => Limits::depth(d),
+        None => Limits::level(args.level),
+    };
+    let total = range.len();
+    for (k, number) in range.clone().enumerate().skip(done) {
+        let line = match &games[number] {
+            Err(e) => format!("% game {} error: {e}", number + 1),
+            Ok(game) => {
+                engine.clear();
+                let plies = analysis::analyze(&engine, game, &limits, &mut |_, _| {});
+                ggf::write(&scored(game, &plies)?).trim_end().to_string()
+            }
+        };
+        out.file
+            .write_all(format!("{line}\n").as_bytes())
+            .and_then(|()| out.file.sync_data())
+            .with_context(|| format!("cannot write {}", output.display()))?;
+        eprintln!("analysed {}/{total} games", k + 1);
+    }
+    crate::jobs::shard::mark_complete(output, total)?;
+    println!(
+        "{}: {total} games analysed ({done} already there)",
+        output.display()
+    );
+    Ok(())
+}
+
+/// `game` with the engine's score of each move played as its evaluation.
+fn scored(game: &crate::game::Game, plies: &[PlyAnalysis]) -> Result<crate::game::Game> {
+    let mut annotated = game.clone();
+    let records: Vec<MoveRecord> = annotated.moves().to_vec();
+    while annotated.undo().is_some() {}
+    for (ply, record) in records.iter().enumerate() {
+        let eval = plies
+            .iter()
+            .find(|a| a.ply == ply)
+            .map(|a| f64::from(a.played_score));
+        annotated
+            .play_record(MoveRecord { eval, ..*record })
+            .context("replaying the game")?;
+    }
+    Ok(annotated)
+}
+
 pub fn run(args: AnalyzeArgs) -> Result<()> {
+    if let Some(output) = args.output.clone() {
+        return run_batch(&args, &output);
+    }
     let game = parse_game_input(&args.game, args.variant)?;
     let engine = Engine::new(EngineOptions {
         hash_mb: args.hash_mb,
@@ -138,17 +273,7 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
         );
     }
     if let Some(path) = &args.ggf {
-        let mut annotated = game.clone();
-        let records: Vec<MoveRecord> = annotated.moves().to_vec();
-        while annotated.undo().is_some() {}
-        for (record, a) in records.iter().zip(&plies) {
-            annotated
-                .play_record(MoveRecord {
-                    eval: Some(f64::from(a.played_score)),
-                    ..*record
-                })
-                .context("replaying the game")?;
-        }
+        let annotated = scored(&game, &plies)?;
         std::fs::write(path, ggf::write(&annotated) + "\n")
             .with_context(|| format!("cannot write {path}"))?;
         println!("wrote {path}");

@@ -1,4 +1,4 @@
-//! `volte book build | learn | show | stats`.
+//! `volte book build | learn | merge | show | stats`.
 
 use super::args::{EvalArgs, default_threads};
 use super::progress::CliProgress;
@@ -27,6 +27,12 @@ pub enum BookCommand {
     /// equals, the most played. Saved after every batch: interrupt it at any time and run
     /// the same command again to go on.
     Build(BuildArgs),
+    /// Merge the books of the shards of one build (`volte book build BOOK --shard K/N` on
+    /// copies of one book) into the book one machine builds.
+    ///
+    /// Every shard 1..N must be given once, finished, and from the same build (each
+    /// shard's BOOK.run records its build); OUTPUT is written only then.
+    Merge(MergeArgs),
     /// Add games or opening lines to a book and search the positions they bring.
     ///
     /// FILES are WTHOR .wtb (and the .tsv export), Logistello .gam(.gz), GGF or
@@ -59,6 +65,11 @@ pub struct BookSearchArgs {
     pub hash_mb: usize,
     #[command(flatten)]
     pub eval: EvalArgs,
+    /// Search only shard K of N of the leaves (each leaf belongs to one shard by a hash of
+    /// its position), in a copy of the book each shard grows; `volte book merge` then
+    /// gives the book one machine builds (scripts/cluster/book.sh). Not with --expand.
+    #[arg(long, value_name = "K/N", default_value = "1/1")]
+    pub shard: crate::jobs::shard::Shard,
 }
 
 impl BookSearchArgs {
@@ -72,9 +83,39 @@ impl BookSearchArgs {
             threads: self.threads.max(1),
             hash_mb: self.hash_mb.max(1),
             eval: self.eval.evaluator()?,
+            shard: self.shard,
             ..SearchOptions::default()
         })
     }
+
+    /// What a shard's searches depend on, recorded in BOOK.run beside a shard's book.
+    fn describe(&self, book: &Book) -> String {
+        format!(
+            "volte book build ({} positions, {} leaves to search) --depth {} --solve-from {} \
+             --eval {} --eval-file {} --shard {}",
+            book.len(),
+            book.stale(self.depth.min(255) as u8).len(),
+            self.depth,
+            self.solve_from,
+            self.eval
+                .eval
+                .map_or("default".to_string(), |k| k.to_string()),
+            self.eval
+                .eval_file
+                .as_ref()
+                .map_or("shipped".to_string(), |p| p.display().to_string()),
+            self.shard
+        )
+    }
+}
+
+#[derive(clap::Args, Debug)]
+pub struct MergeArgs {
+    /// The merged book to write.
+    pub output: PathBuf,
+    /// The shards' books.
+    #[arg(required = true)]
+    pub shards: Vec<PathBuf>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -113,6 +154,10 @@ pub struct LearnArgs {
     /// Rules of a new book and of transcripts: othello, anti or reversi1889.
     #[arg(long, short, default_value = "othello")]
     pub variant: Variant,
+    /// Only add the positions; search their leaves later with `volte book build` (on a
+    /// cluster: `build --shard K/N`).
+    #[arg(long)]
+    pub no_search: bool,
     #[command(flatten)]
     pub search: BookSearchArgs,
 }
@@ -144,6 +189,7 @@ pub fn run(args: BookArgs) -> Result<()> {
     match args.command {
         BookCommand::Build(a) => run_build(a),
         BookCommand::Learn(a) => run_learn(a),
+        BookCommand::Merge(a) => run_merge(a),
         BookCommand::Show(a) => run_show(a),
         BookCommand::Stats(a) => run_stats(a),
     }
@@ -171,9 +217,37 @@ fn open_or_create(path: &Path, variant: Variant) -> Result<Book> {
     }
 }
 
+/// For a shard's build: records the build in BOOK.run (a resumed shard must be the same
+/// build: its first line stays from the first run, which saw the book before searching).
+fn start_shard(path: &Path, args: &BookSearchArgs, book: &Book) -> Result<()> {
+    if args.shard.is_whole() {
+        return Ok(());
+    }
+    let run = crate::jobs::shard::run_file(path);
+    match std::fs::read_to_string(&run) {
+        Ok(text) => {
+            let first = text.lines().next().unwrap_or("");
+            let tail = format!("--shard {}", args.shard);
+            if !first.ends_with(&tail) {
+                bail!(
+                    "{} was written by `{first}` ({}), not by shard {}: not searched",
+                    path.display(),
+                    run.display(),
+                    args.shard
+                );
+            }
+            // Drop a `complete` mark: the shard runs again.
+            std::fs::write(&run, format!("{first}\n"))?;
+        }
+        Err(_) => std::fs::write(&run, format!("{}\n", args.describe(book)))?,
+    }
+    Ok(())
+}
+
 fn run_build(args: BuildArgs) -> Result<()> {
     let options = args.search.options()?;
     let mut book = open_or_create(&args.book, args.variant)?;
+    start_shard(&args.book, &args.search, &book)?;
     let progress = CliProgress::new();
     let t = Instant::now();
     let searched = bookbuild::search_stale(&mut book, Some(&args.book), &options, &progress)?;
@@ -187,6 +261,9 @@ fn run_build(args: BuildArgs) -> Result<()> {
         &progress,
     )?;
     book.save(&args.book)?;
+    if !args.search.shard.is_whole() {
+        crate::jobs::shard::mark_complete(&args.book, searched)?;
+    }
     println!(
         "{}: {} positions; {} leaves searched, {} positions added by expansion ({} searches), {:.0} s",
         args.book.display(),
@@ -205,8 +282,78 @@ fn run_build(args: BuildArgs) -> Result<()> {
     Ok(())
 }
 
+fn run_merge(args: MergeArgs) -> Result<()> {
+    let mut runs = Vec::new();
+    for path in &args.shards {
+        let run = crate::jobs::shard::run_file(path);
+        let text = std::fs::read_to_string(&run).map_err(|_| {
+            anyhow::anyhow!(
+                "{} is not a shard's book ({} is missing): build shards with `volte book \
+                 build BOOK --shard K/N`",
+                path.display(),
+                run.display()
+            )
+        })?;
+        let first = text.lines().next().unwrap_or("").to_string();
+        let Some((build, shard)) = first.rsplit_once(" --shard ") else {
+            bail!("{}: {} names no shard", path.display(), run.display());
+        };
+        let shard: crate::jobs::shard::Shard = shard
+            .parse()
+            .map_err(|e| anyhow::anyhow!("{}: {e}", run.display()))?;
+        if !text.lines().any(|l| l.starts_with("complete ")) {
+            bail!("shard {shard} ({}) has not finished", path.display());
+        }
+        runs.push((path, build.to_string(), shard));
+    }
+    let n = runs[0].2.count;
+    for (path, build, shard) in &runs {
+        if *build != runs[0].1 || shard.count != n {
+            bail!(
+                "shard {shard} ({}) comes from another build than {} (`{build}` against `{}`)",
+                path.display(),
+                runs[0].0.display(),
+                runs[0].1
+            );
+        }
+    }
+    for k in 1..=n {
+        match runs.iter().filter(|r| r.2.index == k).count() {
+            0 => bail!("shard {k}/{n} is missing"),
+            1 => {}
+            _ => bail!("shard {k}/{n} is given more than once"),
+        }
+    }
+    let mut merged = Book::load(runs[0].0)?;
+    for (path, _, _) in &runs[1..] {
+        let other = Book::load(path)?;
+        if other.variant() != merged.variant() || other.len() != merged.len() {
+            bail!(
+                "{} does not hold the positions of {}: not shards of one book",
+                path.display(),
+                runs[0].0.display()
+            );
+        }
+        merged.merge_from(&other);
+    }
+    merged.save(&args.output)?;
+    println!(
+        "{}: {} positions from {n} shards",
+        args.output.display(),
+        merged.len()
+    );
+    Ok(())
+}
+
 fn run_learn(args: LearnArgs) -> Result<()> {
     let options = args.search.options()?;
+    if !args.search.shard.is_whole() {
+        bail!(
+            "`book learn` adds games as it runs, so its shards would count them again on \
+             every resume: learn with --no-search on one machine, then `volte book build \
+             --shard K/N` on a copy of the book for each shard, then `volte book merge`"
+        );
+    }
     let mut book = open_or_create(&args.book, args.variant)?;
     let set = crate::jobs::train::data::read_lines(&args.files, book.variant())?;
     for (path, kept, skipped) in &set.files {
@@ -218,6 +365,14 @@ fn run_learn(args: LearnArgs) -> Result<()> {
         args.plies, args.min_games
     );
     book.save(&args.book)?;
+    if args.no_search {
+        println!(
+            "{}: {} positions, leaves not searched (--no-search)",
+            args.book.display(),
+            book.len()
+        );
+        return Ok(());
+    }
     let progress = CliProgress::new();
     let t = Instant::now();
     let searched = bookbuild::search_stale(&mut book, Some(&args.book), &options, &progress)?;

@@ -27,6 +27,19 @@ pub struct SearchOptions {
     pub eval: Evaluator,
     /// Searches between two saves of the book.
     pub batch: usize,
+    /// The leaves this run searches: those of its shard (see [`takes`]).
+    pub shard: crate::jobs::shard::Shard,
+}
+
+/// Whether shard `shard` searches the leaf of `key`. Leaves go to shards by a hash of
+/// their position, not by their rank in the list of leaves to search: that list shrinks
+/// as a shard's searches are saved, and a resumed shard must take the same leaves.
+pub fn takes(shard: crate::jobs::shard::Shard, key: &Key) -> bool {
+    let mut x = key.player ^ key.opponent.rotate_left(32) ^ 0x9E37_79B9_7F4A_7C15;
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+    x ^= x >> 33;
+    (x % shard.count as u64) as usize + 1 == shard.index
 }
 
 impl Default for SearchOptions {
@@ -38,6 +51,7 @@ impl Default for SearchOptions {
             hash_mb: 32,
             eval: Evaluator::default(),
             batch: 256,
+            shard: crate::jobs::shard::Shard::WHOLE,
         }
     }
 }
@@ -94,7 +108,11 @@ pub fn search_stale(
     progress: &dyn Progress,
 ) -> Result<usize> {
     book.invalidate_linked_leaves();
-    let stale = book.stale(options.depth.min(255) as u8);
+    let stale: Vec<Key> = book
+        .stale(options.depth.min(255) as u8)
+        .into_iter()
+        .filter(|k| takes(options.shard, k))
+        .collect();
     progress.start("searching leaves", stale.len() as u64);
     for batch in stale.chunks(options.batch.max(1)) {
         for (key, leaf) in search_leaves(book, batch, options, progress) {
@@ -131,6 +149,13 @@ pub fn expand(
     progress: &dyn Progress,
 ) -> Result<ExpandReport> {
     let mut report = ExpandReport::default();
+    if count > 0 && !options.shard.is_whole() {
+        anyhow::bail!(
+            "best-first expansion cannot be split into shards: each position it adds depends \
+             on the searches before it (shard the leaves with `volte book learn` or a plain \
+             `build`, then merge, then expand on one machine)"
+        );
+    }
     progress.start("expanding", count as u64);
     while report.added < count {
         book.backup();

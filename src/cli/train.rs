@@ -23,8 +23,10 @@ pub struct TrainArgs {
     /// at most --extra-max-empties empties are used (labelled like the others), and none
     /// held out: self-play games from random openings (`volte selfplay`), which show the
     /// evaluation positions off the paths good players take, as the search meets them.
-    /// Give the empties left after the games' random plies, so that only searched moves
-    /// follow every position used.
+    /// Positions before a game's first scored move (its random opening, as `volte
+    /// selfplay` records it) are left out, so only searched moves follow every position
+    /// used, whatever the number of random plies (`.vgames` files and folders of them
+    /// too).
     #[arg(long, value_name = "FILE")]
     pub extra: Vec<PathBuf>,
     /// The most empties of the positions taken from the --extra games: one value for all

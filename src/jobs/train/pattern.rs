@@ -321,14 +321,25 @@ impl Rows {
     }
 }
 
+/// The ply of the first move of `game` that carries a score, 0 when none does: in a
+/// self-play game the moves before it were played at random, so the positions they lead
+/// to are labelled by a result that random moves still decided.
+pub fn first_scored_ply(game: &Game) -> usize {
+    game.moves()
+        .iter()
+        .position(|m| m.eval.is_some())
+        .unwrap_or(0)
+}
+
 /// The positions of `game` that train the evaluation: (stage, active weights mapped to
 /// their class representatives, label for the side to move).
-/// Only positions with at most `max_empties` empties are kept.
+/// Only positions with at most `max_empties` empties, from ply `from` on, are kept.
 fn game_rows(
     game: &Game,
     labels: &GameLabels,
     canon: &[u32],
     max_empties: u32,
+    from: usize,
     search_weight: f64,
 ) -> Vec<(u8, [u32; N_ACTIVE], f32)> {
     let v = game.variant();
@@ -342,7 +353,7 @@ fn game_rows(
         } else {
             labels.base
         };
-        if over || n == 0 || n > max_empties.min(60) {
+        if over || n == 0 || n > max_empties.min(60) || ply < from {
             continue;
         }
         let mut f = pattern::active(&s.pos, s.pos.legal_moves(), s.pos.opponent_moves());
@@ -512,8 +523,12 @@ pub fn train(
                 .zip(&labels)
                 .filter(|((i, g), _)| is_test(*i, g) == test)
                 .flat_map_iter(|((i, g), l)| {
-                    let max_empties = options.limit(i).unwrap_or(60);
-                    game_rows(g, l, &canon, max_empties, options.search_weight)
+                    // Extra (self-play) games: not the positions of their random opening.
+                    let (max_empties, from) = match options.limit(i) {
+                        Some(limit) => (limit, first_scored_ply(g)),
+                        None => (60, 0),
+                    };
+                    game_rows(g, l, &canon, max_empties, from, options.search_weight)
                 })
                 .collect(),
         )
@@ -818,7 +833,7 @@ mod tests {
         let l0 = label_game(&game, 0, &solver);
         assert_eq!(l0.base, game.final_score_black().unwrap());
         let canon: Vec<u32> = (0..N_WEIGHTS as u32).collect();
-        let rows = game_rows(&game, &l0, &canon, 60, 0.0);
+        let rows = game_rows(&game, &l0, &canon, 60, 0, 0.0);
         for (i, r) in rows.iter().enumerate() {
             let side = game.side_at(i);
             assert_eq!(r.2 as i32, black_view(l0.base, side));
@@ -832,8 +847,8 @@ mod tests {
         let solver = Engine::with_hash(4);
         let l = label_game(&game, 8, &solver);
         let canon: Vec<u32> = (0..N_WEIGHTS as u32).collect();
-        let plain = game_rows(&game, &l, &canon, 60, 0.0);
-        let mixed = game_rows(&game, &l, &canon, 60, 0.25);
+        let plain = game_rows(&game, &l, &canon, 60, 0, 0.0);
+        let mixed = game_rows(&game, &l, &canon, 60, 0, 0.25);
         assert_eq!(plain.len(), game.states().len() - 1, "one row a ply");
         assert!(l.first_solved > 20 && l.first_solved < plain.len());
         for (ply, (p, m)) in plain.iter().zip(&mixed).enumerate() {
@@ -846,5 +861,28 @@ mod tests {
                 assert_eq!(m.2, p.2, "ply {ply}");
             }
         }
+    }
+
+    /// The positions of a self-play game's random opening (moves without a score) are
+    /// left out of the rows of an extra game.
+    #[test]
+    fn random_openings_of_extra_games_give_no_rows() {
+        let mut game = lowest_square_game(Some(3.0));
+        let records: Vec<crate::game::MoveRecord> = game.moves().to_vec();
+        while game.undo().is_some() {}
+        for (ply, r) in records.iter().enumerate() {
+            let eval = if ply < 17 { None } else { r.eval };
+            game.play_record(crate::game::MoveRecord { eval, ..*r })
+                .unwrap();
+        }
+        assert_eq!(first_scored_ply(&game), 17);
+        assert_eq!(first_scored_ply(&lowest_square_game(None)), 0);
+        let solver = Engine::with_hash(4);
+        let l = label_game(&game, 8, &solver);
+        let canon: Vec<u32> = (0..N_WEIGHTS as u32).collect();
+        let all = game_rows(&game, &l, &canon, 60, 0, 0.0);
+        let scored = game_rows(&game, &l, &canon, 60, 17, 0.0);
+        assert_eq!(scored.len(), all.len() - 17);
+        assert_eq!(&all[17..], &scored[..]);
     }
 }

@@ -10,6 +10,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
 mkdir -p data/selfplay target
+# The games depend on the weights that play them: a generation keeps its weights. The first
+# run records them; a later run with other weights stops instead of mixing generations
+# (start a new generation: another seed and file prefix).
+weights=data/selfplay/othello-l10-s59.weights
+sums="$(sha256sum weights/othello.vw weights/othello-solver.vw)"
+if [ ! -f "$weights" ]; then
+    printf '%s\n' "$sums" > "$weights"
+elif [ "$(cat "$weights")" != "$sums" ]; then
+    echo "campaign: the weights changed since this generation started ($weights);" \
+        "give the new weights a generation of their own" >&2
+    exit 1
+fi
 # A copy of the binary, so that rebuilding volte meanwhile does not touch the running one.
 cp target/release/volte target/campaign-volte
 echo $$ > target/campaign.pid

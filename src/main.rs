@@ -1,7 +1,5 @@
 //! The `volte` binary: parses the command line and dispatches to [`volte::cli`].
 
-use clap::Parser;
-
 fn main() {
     // Like other command-line tools, end quietly when the reader of our output goes away
     // (`volte solve ... | head`) instead of failing on every later print.
@@ -10,7 +8,7 @@ fn main() {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    let cli = volte::cli::Cli::parse();
+    let cli = volte::cli::parse_or_exit();
     if let Err(e) = volte::cli::run(cli) {
         // One line: the error and its causes.
         let causes: Vec<String> = e.chain().map(|c| c.to_string()).collect();

@@ -777,7 +777,9 @@ fn selfplay_shards_concatenate_to_one_run_and_resume() {
         let o = run(&["--shard", bad, "--output", &path("bad.ggf")]);
         assert!(!o.status.success());
         let e = stderr(&o);
-        assert!(e.lines().next().unwrap().contains("--shard"), "{e}");
+        assert_eq!(e.lines().count(), 1, "{e}");
+        assert!(e.contains("--shard") && e.contains(bad), "{e}");
+        assert_eq!(o.status.code(), Some(2));
     }
 }
 
@@ -887,7 +889,8 @@ fn solve_output_shards_and_resumes() {
     for bad in ["0/4", "5/4", "1/0", "x/y"] {
         let o = solve(&["--shard", bad]);
         assert!(!o.status.success());
-        assert!(stderr(&o).lines().next().unwrap().contains("--shard"));
+        assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+        assert!(stderr(&o).contains("--shard"));
     }
 }
 

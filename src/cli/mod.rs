@@ -131,6 +131,45 @@ pub enum Command {
 }
 
 /// Runs a parsed command line.
+/// Parses the command line. Help and version print as clap writes them; a bad command line
+/// is refused in one line naming the flag (`error: invalid value '0/4' for '--shard <K/N>':
+/// ...`), like every other error of volte, with exit status 2.
+pub fn parse_or_exit() -> Cli {
+    use clap::Parser;
+    match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(
+                e.kind(),
+                ErrorKind::DisplayHelp
+                    | ErrorKind::DisplayVersion
+                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            ) {
+                e.exit();
+            }
+            eprintln!("{}", one_line(&e.render().to_string()));
+            std::process::exit(2);
+        }
+    }
+}
+
+/// A clap error in one line: its text up to the usage and the pointer to `--help`, lines
+/// joined, and the tip clap adds, if any.
+fn one_line(rendered: &str) -> String {
+    let mut parts = Vec::new();
+    for line in rendered.lines() {
+        let t = line.trim();
+        if t.starts_with("Usage:") || t.starts_with("For more information") {
+            break;
+        }
+        if !t.is_empty() {
+            parts.push(t.to_string());
+        }
+    }
+    parts.join(" ")
+}
+
 pub fn run(cli: Cli) -> Result<()> {
     let Some(command) = cli.command else {
         return protocol::run(false, &ProtocolArgs::default());

@@ -8,6 +8,13 @@
 # Usage: scripts/campaign.sh [first-shard]      (stop it with: kill $(cat target/campaign.pid))
 set -euo pipefail
 cd "$(dirname "$0")/.."
+mkdir -p target
+# One run at a time: two would append to the same files.
+exec 9> target/campaign.lock
+if ! flock -n 9; then
+    echo "campaign: already running (target/campaign.lock is held)" >&2
+    exit 1
+fi
 cargo build --release --quiet
 mkdir -p data/selfplay target
 # The games depend on the weights that play them: a generation keeps its weights. The first

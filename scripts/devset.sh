@@ -11,6 +11,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count="${1:-320}"
+mkdir -p target
+# One run at a time: two would append to the same files.
+exec 9> target/devset.lock
+if ! flock -n 9; then
+    echo "devset: already running (target/devset.lock is held)" >&2
+    exit 1
+fi
 cargo build --release --quiet
 mkdir -p data/devset target
 cp target/release/volte target/devset-volte

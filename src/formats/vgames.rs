@@ -368,6 +368,18 @@ pub fn read(bytes: &[u8]) -> Result<(Header, Vec<Game>), FormatError> {
     Ok((header, games))
 }
 
+/// Reads a file whose writer may still be running or was killed: the games of its whole
+/// blocks, and the bytes of a torn last block left out (0 when none). A corrupt block
+/// before the last one is still an error.
+pub fn read_whole_blocks(bytes: &[u8]) -> Result<(Header, Vec<Game>, usize), FormatError> {
+    let (header, start) = Header::parse(bytes)?;
+    let s = scan(bytes, start);
+    let whole = &bytes[..s.whole_end];
+    let (header2, games) = read(whole)?;
+    debug_assert_eq!(header, header2);
+    Ok((header, games, bytes.len() - s.whole_end))
+}
+
 /// Whether `bytes` start like a volte games file.
 pub fn sniff(bytes: &[u8]) -> bool {
     bytes.starts_with(MAGIC)
@@ -499,9 +511,13 @@ mod tests {
             };
             assert_eq!(evals(x), evals(y));
         }
-        // Torn and corrupt files are refused, naming the block.
+        // Torn and corrupt files are refused, naming the block...
         let e = read(&bytes[..bytes.len() - 1]).unwrap_err();
         assert!(e.to_string().contains("game 3, block 2"), "{e}");
+        // ...unless whole blocks are asked for: a writer killed mid-block.
+        let (_, whole, torn) = read_whole_blocks(&bytes[..bytes.len() - 1]).unwrap();
+        let last = encode_block(&games[2..]).unwrap().len();
+        assert_eq!((whole.len(), torn), (2, last - 1));
         let mut bad = bytes.clone();
         let n = bad.len();
         bad[n - 2] ^= 0x40;

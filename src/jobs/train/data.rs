@@ -182,8 +182,15 @@ fn read(inputs: &[PathBuf], variant: Variant, finished_only: bool) -> Result<Gam
             Kind::Vgames => {
                 let bytes = std::fs::read(&path)
                     .with_context(|| format!("cannot read {}", path.display()))?;
-                let (_, games) =
-                    vgames::read(&bytes).with_context(|| path.display().to_string())?;
+                let (_, games, torn) = vgames::read_whole_blocks(&bytes)
+                    .with_context(|| path.display().to_string())?;
+                if torn > 0 {
+                    eprintln!(
+                        "{}: the last {torn} bytes are a block still being written or cut \
+                         short; its games are left out",
+                        path.display()
+                    );
+                }
                 games.into_iter().map(Some).collect()
             }
         };

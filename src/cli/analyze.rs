@@ -98,25 +98,15 @@ fn run_batch(args: &AnalyzeArgs, output: &std::path::Path) -> Result<()> {
     let games = read_games(&args.game, args.variant)?;
     let range = args.shard.range(games.len());
     let description = format!(
-        "volte analyze {} --variant {} {} --eval {} --eval-file {}{}",
+        "volte analyze {} --variant {} {} {}{}",
         args.game,
         args.variant,
         match args.depth {
             Some(d) => format!("--depth {d}"),
             None => format!("--level {}", args.level),
         },
-        args.eval
-            .eval
-            .map_or("default".to_string(), |k| k.to_string()),
-        args.eval
-            .eval_file
-            .as_ref()
-            .map_or("shipped".to_string(), |p| p.display().to_string()),
-        if args.shard.is_whole() {
-            String::new()
-        } else {
-            format!(" --shard {}", args.shard)
-        }
+        args.eval.describe(),
+        args.shard.suffix()
     );
     let mut out = crate::jobs::shard::open_line_output(output, &description)?;
     let done = out.lines.len();

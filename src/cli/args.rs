@@ -117,6 +117,17 @@ impl EvalArgs {
     pub fn evaluator(&self) -> anyhow::Result<crate::eval::Evaluator> {
         crate::eval::Evaluator::from_options(self.eval, self.eval_file.as_deref())
     }
+
+    /// These options as a resumable output records them: `--eval KIND --eval-file FILE`.
+    pub fn describe(&self) -> String {
+        format!(
+            "--eval {} --eval-file {}",
+            self.eval.map_or("default".to_string(), |k| k.to_string()),
+            self.eval_file
+                .as_ref()
+                .map_or("shipped".to_string(), |p| p.display().to_string())
+        )
+    }
 }
 
 impl Default for ProtocolArgs {

@@ -49,6 +49,29 @@ fn parse_seconds(text: &str) -> std::result::Result<f64, String> {
         .ok_or_else(|| format!("'{text}' is not a number of seconds above 0"))
 }
 
+/// The bench's engine (its table size, the threads and evaluation asked for) and limits
+/// (the depth or the time a position, and the selectivity).
+fn engine_and_limits(args: &BenchArgs) -> Result<(Engine, Limits)> {
+    let engine = Engine::new(EngineOptions {
+        hash_mb: bench::BENCH_HASH_MB,
+        threads: args.threads,
+        eval: args.eval.evaluator()?,
+        ..EngineOptions::default()
+    });
+    let limits = match args.move_time {
+        Some(t) => Limits {
+            selectivity: args.selectivity,
+            move_time: Some(std::time::Duration::from_secs_f64(t)),
+            ..Limits::default()
+        },
+        None => Limits {
+            selectivity: args.selectivity,
+            ..Limits::depth(args.depth)
+        },
+    };
+    Ok((engine, limits))
+}
+
 pub fn run(mut args: BenchArgs) -> Result<()> {
     if let Some(d) = args.depth_option {
         args.depth = d;
@@ -92,23 +115,7 @@ pub fn run(mut args: BenchArgs) -> Result<()> {
             p.nodes as f64 / p.time.as_secs_f64().max(1e-9) / 1e6
         );
     };
-    let engine = Engine::new(EngineOptions {
-        hash_mb: bench::BENCH_HASH_MB,
-        threads: args.threads,
-        eval: args.eval.evaluator()?,
-        ..EngineOptions::default()
-    });
-    let limits = match args.move_time {
-        Some(t) => Limits {
-            selectivity: args.selectivity,
-            move_time: Some(std::time::Duration::from_secs_f64(t)),
-            ..Limits::default()
-        },
-        None => Limits {
-            selectivity: args.selectivity,
-            ..Limits::depth(args.depth)
-        },
-    };
+    let (engine, limits) = engine_and_limits(&args)?;
     let results = bench::run_with(&engine, &limits, &mut print);
     let nodes: u64 = results.iter().map(|p| p.nodes).sum();
     let secs: f64 = results.iter().map(|p| p.time.as_secs_f64()).sum();
@@ -170,23 +177,7 @@ fn accuracy(args: &BenchArgs, path: &std::path::Path, limit: &str) -> Result<()>
         "{:>5} {:>7} {:>5} {:>6} {:>5} {:>5} {:>5} {:>12} {:>8}  search",
         "line", "empties", "move", "score", "exact", "best", "loss", "nodes", "time(s)"
     );
-    let engine = Engine::new(EngineOptions {
-        hash_mb: bench::BENCH_HASH_MB,
-        threads: args.threads,
-        eval: args.eval.evaluator()?,
-        ..EngineOptions::default()
-    });
-    let limits = match args.move_time {
-        Some(t) => Limits {
-            selectivity: args.selectivity,
-            move_time: Some(std::time::Duration::from_secs_f64(t)),
-            ..Limits::default()
-        },
-        None => Limits {
-            selectivity: args.selectivity,
-            ..Limits::depth(args.depth)
-        },
-    };
+    let (engine, limits) = engine_and_limits(args)?;
     let mut print = |p: &bench::AccuracyPosition| {
         let Some(r) = &p.result else {
             println!(

@@ -92,18 +92,12 @@ impl BookSearchArgs {
     fn describe(&self, book: &Book) -> String {
         format!(
             "volte book build ({} positions, {} leaves to search) --depth {} --solve-from {} \
-             --eval {} --eval-file {} --shard {}",
+             {} --shard {}",
             book.len(),
             book.stale(self.depth.min(255) as u8).len(),
             self.depth,
             self.solve_from,
-            self.eval
-                .eval
-                .map_or("default".to_string(), |k| k.to_string()),
-            self.eval
-                .eval_file
-                .as_ref()
-                .map_or("shipped".to_string(), |p| p.display().to_string()),
+            self.eval.describe(),
             self.shard
         )
     }

@@ -329,23 +329,13 @@ pub fn run(args: SolveArgs) -> Result<()> {
             bail!("--output writes exact scores; --wld finds none (leave one of them out)");
         }
         let description = format!(
-            "volte solve {input} --variant {} --empties {} --count {} --all-moves {} --eval {} --eval-file {}{}",
+            "volte solve {input} --variant {} --empties {} --count {} --all-moves {} {}{}",
             args.variant,
             args.empties.map_or("-".to_string(), |k| k.to_string()),
             args.count.map_or("-".to_string(), |n| n.to_string()),
             args.all_moves,
-            args.eval
-                .eval
-                .map_or("default".to_string(), |k| k.to_string()),
-            args.eval
-                .eval_file
-                .as_ref()
-                .map_or("shipped".to_string(), |p| p.display().to_string()),
-            if args.shard.is_whole() {
-                String::new()
-            } else {
-                format!(" --shard {}", args.shard)
-            }
+            args.eval.describe(),
+            args.shard.suffix()
         );
         let out = crate::jobs::shard::open_line_output(path, &description)?;
         skip = out.lines.len();

@@ -26,6 +26,15 @@ impl Shard {
         self.count == 1
     }
 
+    /// ` --shard K/N` as a run's record ends with it; nothing for the whole job.
+    pub fn suffix(self) -> String {
+        if self.is_whole() {
+            String::new()
+        } else {
+            format!(" --shard {self}")
+        }
+    }
+
     /// The items of `total` this shard takes: `[total*(K-1)/N, total*K/N)`.
     pub fn range(self, total: usize) -> Range<usize> {
         let at = |k: usize| (total as u128 * k as u128 / self.count as u128) as usize;

@@ -19,6 +19,10 @@ output="$4"
 case "$n" in
     '' | *[!0-9]* | 0) echo "merge: N must be a number above 0, not '$n'" >&2; exit 2 ;;
 esac
+if [ "$ext" = vgames ]; then
+    echo "merge: .vgames shards are not concatenated: volte train reads their folder" >&2
+    exit 2
+fi
 part() { printf '%s-%04d-of-%04d.%s' "$prefix" "$1" "$n" "$ext"; }
 # Other shard files of the same prefix (another N) mean shards of different runs.
 for f in "$prefix"-*-of-*."$ext"; do

@@ -1,6 +1,7 @@
 //! The README's examples, run as a user on a fresh clone runs them: every `$ volte ...`
 //! (and `$ cargo run --release -- ...`) line of its text blocks is run with this build's
-//! binary, and what it prints is compared with what the README shows. Times and rates
+//! binary, and what it prints is compared with what the README shows (its standard output;
+//! its error output too when it fails). Times and rates
 //! (numbers with a decimal point, `Nodes/second:`) may differ; moves, scores and node
 //! counts may not. A `...` line stands for any lines. An example preceded by
 //! `<!-- readme-test: skip (why) -->` is not run (long matches, training, the terminal
@@ -18,7 +19,8 @@ struct Example {
     expected: Vec<String>,
 }
 
-/// The examples of the README's text blocks, with those marked to be skipped left out.
+/// The examples of the README's text blocks, with those of blocks marked to be skipped
+/// left out (and counted).
 fn examples(readme: &str) -> (Vec<Example>, usize) {
     let lines: Vec<&str> = readme.lines().collect();
     let mut out = Vec::new();
@@ -43,7 +45,11 @@ fn examples(readme: &str) -> (Vec<Example>, usize) {
             let l = lines[i];
             if let Some(cmd) = l.strip_prefix("$ ") {
                 if let Some(e) = current.take() {
-                    out.push(e);
+                    if skip_block {
+                        skipped += 1;
+                    } else {
+                        out.push(e);
+                    }
                 }
                 let mut command = cmd.to_string();
                 while command.ends_with('\\') && i + 1 < lines.len() {
@@ -171,8 +177,12 @@ fn the_readme_examples_print_what_the_readme_shows() {
         }
         let o = c.output().expect("sh runs");
         ran += 1;
-        let text =
-            String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
+        // What the README shows: the output, and the error when the command fails
+        // (progress lines on stderr are not shown).
+        let mut text = String::from_utf8_lossy(&o.stdout).into_owned();
+        if !o.status.success() {
+            text.push_str(&String::from_utf8_lossy(&o.stderr));
+        }
         let got: Vec<&str> = text.lines().collect();
         let mut got_trimmed = got.clone();
         while got_trimmed.last().is_some_and(|l| l.trim().is_empty()) {

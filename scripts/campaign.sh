@@ -5,9 +5,16 @@
 # resumes the first shard that is not full (a killed run loses at most the block of 256
 # games it was playing), then goes on to the next. Progress goes to target/campaign.log.
 #
-# Usage: scripts/campaign.sh [first-shard]      (stop it with: kill $(cat target/campaign.pid))
+# Usage: scripts/campaign.sh [first-shard]      (stop it with: scripts/campaign.sh stop)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = stop ]; then
+    # The script first (else it would go on to the next step), then the volte it runs.
+    [ -f target/campaign.pid ] && kill "$(cat target/campaign.pid)" 2> /dev/null || true
+    pkill -f "target/campaign-volte" || true
+    echo "campaign: stopped"
+    exit 0
+fi
 mkdir -p target
 # One run at a time: two would append to the same files.
 exec 9> target/campaign.lock

@@ -6,10 +6,17 @@
 # sessions). Solving resumes where a killed run stopped; run it in the background and
 # commit data/devset/ when you stop. Progress: target/devset.log.
 #
-# Usage: scripts/devset.sh [positions]   (default 320)
+# Usage: scripts/devset.sh [positions]   (default 320; stop it with: scripts/devset.sh stop)
 # Then:  volte bench --accuracy data/devset/dev24.obf --depth 15
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = stop ]; then
+    # The script first (else it would go on to the next step), then the volte it runs.
+    [ -f target/devset.pid ] && kill "$(cat target/devset.pid)" 2> /dev/null || true
+    pkill -f "target/devset-volte" || true
+    echo "devset: stopped"
+    exit 0
+fi
 count="${1:-320}"
 mkdir -p target
 # One run at a time: two would append to the same files.

@@ -5,7 +5,7 @@
 # 16817-16818), submits a 4-task array of a small solve and of a small selfplay through
 # submit.sh, and of a small book's leaves through book.sh, waits for the merges, and
 # compares them byte for byte with one machine's outputs; then a solve through parallel.sh
-# on this machine. The daemons it started are
+# on this machine, and over ssh to an sshd of its own on 127.0.0.1:16822. The daemons it started are
 # stopped however it ends. Needs root (to install packages and run slurmd).
 #
 # Usage: scripts/cluster/test-slurm.sh      (.ci/run runs it)
@@ -17,11 +17,11 @@ if [ "$(id -u)" != 0 ]; then
     exit 1
 fi
 if ! command -v slurmctld > /dev/null || ! command -v munged > /dev/null \
-    || ! command -v parallel > /dev/null; then
-    echo "test-slurm: installing slurm-wlm, munge and parallel"
+    || ! command -v parallel > /dev/null || [ ! -x /usr/sbin/sshd ]; then
+    echo "test-slurm: installing slurm-wlm, munge, parallel and openssh-server"
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq || true
-    apt-get install -y -qq slurm-wlm munge parallel > /dev/null
+    apt-get install -y -qq slurm-wlm munge parallel openssh-server openssh-client > /dev/null
 fi
 cargo build --release --quiet
 volte="$root/target/release/volte"
@@ -30,12 +30,12 @@ chmod 755 "$work"
 pids=()
 cleanup() {
     local status=$?
-    for f in "$work/slurmd.pid" "$work/slurmctld.pid" "$work/munged.pid"; do
+    for f in "$work/slurmd.pid" "$work/slurmctld.pid" "$work/munged.pid" "$work/sshd.pid"; do
         [ -f "$f" ] && kill "$(cat "$f")" 2> /dev/null || true
     done
     for p in "${pids[@]}"; do kill "$p" 2> /dev/null || true; done
     sleep 1
-    for f in "$work/slurmd.pid" "$work/slurmctld.pid" "$work/munged.pid"; do
+    for f in "$work/slurmd.pid" "$work/slurmctld.pid" "$work/munged.pid" "$work/sshd.pid"; do
         [ -f "$f" ] && kill -9 "$(cat "$f")" 2> /dev/null || true
     done
     if [ "$status" != 0 ]; then
@@ -133,6 +133,20 @@ compare "$work/book-slurm.vbk" "$work/book-one.vbk"
 # The same with GNU parallel, on this machine alone.
 timeout 600 "$root/scripts/cluster/parallel.sh" : 4 "$work/solve-parallel.obf" "${solve[@]}" > /dev/null 2>&1
 compare "$work/solve-parallel.obf" "$work/solve-one.obf"
+# And over ssh: an sshd of its own on 127.0.0.1:16822 (its own host key, a key to log in
+# with), GNU parallel logging in to it as to a remote host, two jobs at a time.
+mkdir -p /run/sshd
+ssh-keygen -q -t ed25519 -N '' -f "$work/ssh-host"
+ssh-keygen -q -t ed25519 -N '' -f "$work/ssh-id"
+cp "$work/ssh-id.pub" "$work/authorized_keys"
+/usr/sbin/sshd -f /dev/null -o Port=16822 -o ListenAddress=127.0.0.1 \
+    -o HostKey="$work/ssh-host" -o AuthorizedKeysFile="$work/authorized_keys" \
+    -o PidFile="$work/sshd.pid" -o StrictModes=no -o PermitRootLogin=prohibit-password \
+    -o PasswordAuthentication=no -o UsePAM=no -E "$work/sshd.log"
+export PARALLEL_SSH="ssh -i $work/ssh-id -p 16822 -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes -o LogLevel=ERROR"
+timeout 600 "$root/scripts/cluster/parallel.sh" "2/$(id -un)@127.0.0.1" 4 "$work/solve-ssh.obf" "${solve[@]}" > /dev/null 2>&1
+compare "$work/solve-ssh.obf" "$work/solve-one.obf"
+grep -q "Accepted publickey" "$work/sshd.log"
 # A merge with a shard missing is refused and writes nothing.
 rm "$work"/solve-slurm.shard-0003-of-0004.obf
 if "$root/scripts/cluster/merge.sh" "$work/solve-slurm.shard" obf 4 "$work/bad.obf" 2> "$work/merge.err"; then

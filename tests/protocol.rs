@@ -1025,6 +1025,9 @@ fn nboard_reads_comma_decimal_locales_and_never_answers_from_a_stale_position() 
     );
     c.send("move E6");
     c.send("hint 4");
+    // `learn` still answers (the GUI waits for it), learning nothing.
+    c.send("learn");
+    assert!(c.until(|l| l == "learned" || l.starts_with("===")) == "learned");
     c.send("ping 3");
     loop {
         let l = c.next();

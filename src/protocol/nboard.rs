@@ -361,6 +361,8 @@ impl Session {
     /// time, in the order asked, on a thread of their own: the command loop never waits.
     fn learn(&mut self) {
         if self.stale() {
+            // Nothing is learnt (the status says why), but the GUI waits for the answer.
+            self.out.line("learned");
             return;
         }
         let job = LearnJob {

@@ -23,9 +23,10 @@
 //! negation of the last, so the sums are small and compress well), else as it is.
 //! Scores are whole discs; times, names and other tags are not kept.
 //!
-//! A block is written whole or not at all as far as readers are concerned: a block cut
-//! short by a killed writer (its length runs past the end, or its CRC differs) is where a
-//! resumed writer cuts the file and goes on.
+//! A block is written whole or not at all as far as readers are concerned: a last block
+//! cut short by a killed writer (its length runs past the end, or its CRC differs) is where
+//! a resumed writer cuts the file and goes on. A block that fails its CRC with blocks after
+//! it is damage: readers and writers refuse the file rather than drop what follows.
 
 use super::{Format, FormatError, Location};
 use crate::game::{Game, MoveRecord};
@@ -297,13 +298,16 @@ pub fn encode_block(games: &[Game]) -> Result<Vec<u8>, String> {
 struct Scan {
     blocks: Vec<(usize, std::ops::Range<usize>)>,
     whole_end: usize,
+    /// The last block is cut short (or, ending the file, fails its CRC): a killed writer's.
     torn: bool,
+    /// A block with more bytes after it fails its CRC: damage, not a killed writer.
+    corrupt: bool,
 }
 
 fn scan(bytes: &[u8], start: usize) -> Scan {
     let mut at = start;
     let mut blocks = Vec::new();
-    let mut torn = false;
+    let (mut torn, mut corrupt) = (false, false);
     while at < bytes.len() {
         let Some(head) = bytes.get(at..at + 12) else {
             torn = true;
@@ -319,7 +323,11 @@ fn scan(bytes: &[u8], start: usize) -> Scan {
         let mut crc = Crc::new();
         crc.update(payload);
         if crc.sum() != sum {
-            torn = true;
+            if at + 12 + len == bytes.len() {
+                torn = true;
+            } else {
+                corrupt = true;
+            }
             break;
         }
         blocks.push((count, at + 12..at + 12 + len));
@@ -329,6 +337,7 @@ fn scan(bytes: &[u8], start: usize) -> Scan {
         blocks,
         whole_end: at,
         torn,
+        corrupt,
     }
 }
 
@@ -346,43 +355,46 @@ fn inflate(packed: &[u8], first: usize, block: usize) -> Result<Vec<u8>, FormatE
     Ok(raw)
 }
 
-/// Reads a whole file: its header and every game. A torn or corrupt block is an error
-/// naming it.
-pub fn read(bytes: &[u8]) -> Result<(Header, Vec<Game>), FormatError> {
+/// The header, the games of the whole blocks, and the scan of the blocks.
+fn decode(bytes: &[u8]) -> Result<(Header, Vec<Game>, Scan), FormatError> {
     let (header, start) = Header::parse(bytes)?;
     let s = scan(bytes, start);
-    let whole: usize = s.blocks.iter().map(|(c, _)| c).sum();
-    if s.torn {
+    if s.corrupt {
         return Err(error(
-            whole + 1,
+            s.blocks.iter().map(|(c, _)| c).sum::<usize>() + 1,
             format!("block {}", s.blocks.len() + 1),
-            "cut short or corrupt (CRC differs)",
+            "corrupt (CRC differs), with blocks after it",
         ));
     }
-    let mut games = Vec::with_capacity(whole);
+    let mut games = Vec::with_capacity(s.blocks.iter().map(|(c, _)| c).sum());
     for (k, (count, range)) in s.blocks.iter().enumerate() {
         let first = games.len() + 1;
         let raw = inflate(&bytes[range.clone()], first, k + 1)?;
         games.extend(decode_games(header.variant, &raw, *count, first, k + 1)?);
+    }
+    Ok((header, games, s))
+}
+
+/// Reads a whole file: its header and every game. A torn or corrupt block is an error
+/// naming it.
+pub fn read(bytes: &[u8]) -> Result<(Header, Vec<Game>), FormatError> {
+    let (header, games, s) = decode(bytes)?;
+    if s.torn {
+        return Err(error(
+            games.len() + 1,
+            format!("block {}", s.blocks.len() + 1),
+            "cut short or corrupt (CRC differs)",
+        ));
     }
     Ok((header, games))
 }
 
 /// Reads a file whose writer may still be running or was killed: the games of its whole
 /// blocks, and the bytes of a torn last block left out (0 when none). A corrupt block
-/// before the last one is still an error.
+/// with blocks after it is an error.
 pub fn read_whole_blocks(bytes: &[u8]) -> Result<(Header, Vec<Game>, usize), FormatError> {
-    let (header, start) = Header::parse(bytes)?;
-    let s = scan(bytes, start);
-    let whole = &bytes[..s.whole_end];
-    let (header2, games) = read(whole)?;
-    debug_assert_eq!(header, header2);
+    let (header, games, s) = decode(bytes)?;
     Ok((header, games, bytes.len() - s.whole_end))
-}
-
-/// Whether `bytes` start like a volte games file.
-pub fn sniff(bytes: &[u8]) -> bool {
-    bytes.starts_with(MAGIC)
 }
 
 /// Appends blocks of games to a file, resuming one that a killed run left.
@@ -433,6 +445,14 @@ impl Writer {
             );
         }
         let s = scan(&bytes, start);
+        if s.corrupt {
+            anyhow::bail!(
+                "{}: block {} is corrupt and blocks follow it: not appended to (nothing was \
+                 changed)",
+                path.display(),
+                s.blocks.len() + 1
+            );
+        }
         let cut_bytes = bytes.len() - s.whole_end;
         if s.torn {
             file.set_len(s.whole_end as u64)
@@ -522,6 +542,15 @@ mod tests {
         let n = bad.len();
         bad[n - 2] ^= 0x40;
         assert!(read(&bad).is_err());
+        // Damage in a block that others follow is never taken for a torn end.
+        let mut middle = bytes.clone();
+        let inside_first = header.to_bytes().len() + 12 + 3;
+        middle[inside_first] ^= 0x40;
+        let e = read_whole_blocks(&middle).unwrap_err();
+        assert!(
+            e.to_string().contains("block 1") && e.to_string().contains("corrupt"),
+            "{e}"
+        );
         assert!(read(b"(;GM[Othello];)").is_err());
         assert!(Header::parse(&bytes[..10]).is_err());
     }
@@ -552,6 +581,16 @@ mod tests {
         drop(w);
         let (_, back) = read(&std::fs::read(&path).unwrap()).unwrap();
         assert_eq!(back.len(), 3);
+        // Damage before the last block: refused, nothing cut.
+        let mut damaged = std::fs::read(&path).unwrap();
+        let inside_first = header.to_bytes().len() + 12 + 3;
+        damaged[inside_first] ^= 0x40;
+        std::fs::write(&path, &damaged).unwrap();
+        let e = Writer::open(&path, &header).err().unwrap().to_string();
+        assert!(e.contains("corrupt"), "{e}");
+        assert_eq!(std::fs::read(&path).unwrap(), damaged);
+        damaged[inside_first] ^= 0x40;
+        std::fs::write(&path, &damaged).unwrap();
         // Another run's file is not touched.
         let before = std::fs::read(&path).unwrap();
         let other = Header {

@@ -6,6 +6,8 @@ pub trait Progress: Sync {
     fn start(&self, phase: &str, total: u64);
     fn tick(&self, n: u64);
     fn finish(&self);
+    /// A line about the work (an epoch's errors, say), between the progress reports.
+    fn note(&self, _line: &str) {}
 }
 
 /// No progress reports.

@@ -232,3 +232,110 @@ fn eval_file_errors_are_clear() {
     assert!(Evaluator::from_options(Some(EvalKind::Classic), Some(&good)).is_err());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A random network whose rows are symmetrised the way training makes them (every member
+/// of a mirror class carries its representative's row), with random heads.
+fn random_network(seed: u64) -> PatternWeights {
+    use volte::eval::network::{Network, ROW_LIMIT, WIDTH};
+    let canon = pattern::canonical();
+    let mut rng = Lcg(seed);
+    let mut unit = || (rng.next() % 2001) as f32 / 1000.0 - 1.0;
+    let mut net = Network::zeros();
+    let limit = (ROW_LIMIT * volte::eval::network::QA as f32) as i64;
+    let raw: Vec<[i16; WIDTH]> = (0..N_WEIGHTS)
+        .map(|_| std::array::from_fn(|_| ((unit() as f64) * limit as f64 / 4.0) as i16))
+        .collect();
+    for (j, row) in net.rows.iter_mut().enumerate() {
+        row.0 = raw[canon[j] as usize];
+    }
+    for v in net.bias.0.iter_mut().skip(1) {
+        *v = 60;
+    }
+    for h in net.heads.iter_mut() {
+        for w in h.w1.iter_mut().flatten() {
+            *w = unit();
+        }
+        for (b, w) in h.b1.iter_mut().zip(h.w2.iter_mut()) {
+            *b = unit() * 0.5;
+            *w = unit();
+        }
+        h.b2 = unit();
+        h.linear = unit();
+    }
+    PatternWeights::network(Variant::Othello, net)
+}
+
+#[test]
+fn a_network_evaluates_the_same_by_every_path_and_symmetry() {
+    use volte::rules::{Othello, Rules};
+    let weights = Arc::new(random_network(17));
+    let e = Evaluator::with_weights(weights.clone());
+    let mut rng = Lcg(23);
+    let states = random_states(Variant::Othello, 1000, 60, &mut rng);
+    let mut values = std::collections::HashSet::new();
+    let mut children = 0;
+    for s in &states {
+        let value = e.evaluate_variant(Variant::Othello, s);
+        values.insert(value);
+        for sym in 1..8 {
+            assert_eq!(
+                e.evaluate_variant(Variant::Othello, &symmetric(s, sym)),
+                value,
+                "{:?} symmetry {sym}",
+                s.pos
+            );
+        }
+        let moves = Othello::legal_moves(&s.pos);
+        assert_eq!(e.evaluate_with_moves::<Othello>(&s.pos, moves), value);
+        let base = e
+            .children_base::<Othello>(&s.pos)
+            .expect("a pattern evaluation");
+        for x in volte::bitboard::Bits(moves) {
+            let child = Othello::play(&s.pos, x);
+            let moves = Othello::legal_moves(&child);
+            assert_eq!(
+                e.evaluate_child::<Othello>(&base, &child, x, moves),
+                e.evaluate_with_moves::<Othello>(&child, moves)
+            );
+            children += 1;
+        }
+    }
+    assert!(children > 5000, "{children} children");
+    // A network with random values is not constant, and not the shipped weights.
+    assert!(values.len() > 50, "{} distinct values", values.len());
+    let shipped = Evaluator::new(EvalKind::Pattern);
+    assert!(
+        states
+            .iter()
+            .any(|s| shipped.evaluate_variant(Variant::Othello, s)
+                != e.evaluate_variant(Variant::Othello, s))
+    );
+    // The exact solver keeps its own (linear) weights.
+    assert!(!e.for_solving().weights(Variant::Othello).is_network());
+    assert!(e.weights(Variant::Reversi1889).is_network());
+}
+
+#[test]
+fn network_files_round_trip_and_bad_ones_are_refused() {
+    use volte::eval::weights::WeightFileError;
+    let w = random_network(5);
+    let bytes = w.to_bytes();
+    assert_eq!(&bytes[..8], b"VOLTENET");
+    let back = PatternWeights::from_bytes(&bytes).unwrap();
+    assert!(back.is_network());
+    assert!(back == w);
+    let mut v = bytes.clone();
+    v[17] = 8;
+    assert!(matches!(
+        PatternWeights::from_bytes(&v),
+        Err(WeightFileError::NetworkShape { .. })
+    ));
+    assert!(matches!(
+        PatternWeights::from_bytes(&bytes[..bytes.len() - 100]),
+        Err(WeightFileError::Corrupt(_))
+    ));
+    assert!(matches!(
+        PatternWeights::from_bytes(&bytes[..20]),
+        Err(WeightFileError::Truncated)
+    ));
+}

@@ -76,4 +76,11 @@ impl Progress for CliProgress {
             bar.finish_and_clear();
         }
     }
+
+    fn note(&self, line: &str) {
+        match &*self.bar.lock().expect("lock") {
+            Some(bar) => bar.println(line),
+            None => eprintln!("{line}"),
+        }
+    }
 }

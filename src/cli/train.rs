@@ -4,6 +4,7 @@ use super::progress::CliProgress;
 use crate::eval::pattern::N_STAGES;
 use crate::eval::{EvalKind, Evaluator, PatternWeights};
 use crate::jobs::train::data;
+use crate::jobs::train::network::NetworkOptions;
 use crate::jobs::train::pattern::{self, TrainOptions};
 use crate::rules::Variant;
 use anyhow::{Result, bail};
@@ -78,6 +79,22 @@ pub struct TrainArgs {
     /// Threads (default: all cores).
     #[arg(long, short)]
     pub threads: Option<usize>,
+    /// What to fit: `linear` pattern tables, one per stage (solved exactly by stage), or a
+    /// `network` over the same features (rows of 32 values summed, small heads per phase
+    /// of four empties; fitted by Adam, docs/evaluation.md). --ridge, --window and
+    /// --iterations are the linear fit's; --epochs, --batch and --learning-rate the
+    /// network's.
+    #[arg(long, default_value = "linear", value_parser = ["linear", "network"])]
+    pub model: String,
+    /// Passes over the training positions (network).
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..))]
+    pub epochs: u32,
+    /// Positions per Adam step (network).
+    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..))]
+    pub batch: u32,
+    /// Adam's step size at the start; it falls linearly to a tenth (network).
+    #[arg(long, default_value_t = 2e-3)]
+    pub learning_rate: f32,
 }
 
 pub fn run(args: TrainArgs) -> Result<()> {
@@ -141,6 +158,12 @@ pub fn run(args: TrainArgs) -> Result<()> {
         iterations: args.iterations,
         cache: Some(args.cache.clone()),
         limited,
+        network: (args.model == "network").then(|| NetworkOptions {
+            epochs: args.epochs as usize,
+            batch: args.batch as usize,
+            learning_rate: args.learning_rate,
+            ..NetworkOptions::default()
+        }),
     };
     let progress = CliProgress::new();
     let out = pattern::train(&games, &options, &progress)?;

@@ -5,6 +5,7 @@
 
 pub mod classic;
 mod classic_weights;
+pub mod network;
 pub mod pattern;
 pub mod weights;
 
@@ -61,6 +62,10 @@ pub struct Evaluator {
     tables: [Arc<PatternWeights>; 3],
     /// The weights [`Evaluator::for_solving`] uses, per variant.
     solving: [Arc<PatternWeights>; 3],
+    /// The weights that order a node's moves ([`Evaluator::order_child`]): the playing
+    /// ones, except that a network's search orders by the shipped linear weights, which
+    /// cost less and order as well.
+    ordering: [Arc<PatternWeights>; 3],
 }
 
 impl Default for Evaluator {
@@ -76,6 +81,7 @@ impl Evaluator {
             kind,
             tables: Variant::ALL.map(PatternWeights::embedded),
             solving: Variant::ALL.map(PatternWeights::embedded_for_solving),
+            ordering: Variant::ALL.map(PatternWeights::embedded),
         }
     }
 
@@ -92,16 +98,22 @@ impl Evaluator {
             kind: self.kind,
             tables: self.solving.clone(),
             solving: self.solving.clone(),
+            ordering: self.solving.clone(),
         }
     }
 
     /// The pattern evaluation with `weights` for their variant (Othello's also for
-    /// Reversi 1889) and the shipped weights for the others.
+    /// Reversi 1889) and the shipped weights for the others. Linear weights serve the
+    /// exact solver too; a network's do not (the solver evaluates positions only to order
+    /// its moves, where the cheaper linear weights pay better), so the solver keeps its own.
     pub fn with_weights(weights: Arc<PatternWeights>) -> Evaluator {
         let mut e = Evaluator::new(EvalKind::Pattern);
         for &v in Self::served(weights.variant()) {
             e.tables[v] = weights.clone();
-            e.solving[v] = weights.clone();
+            if !weights.is_network() {
+                e.solving[v] = weights.clone();
+                e.ordering[v] = weights.clone();
+            }
         }
         e
     }
@@ -146,6 +158,13 @@ impl Evaluator {
 
     pub fn kind(&self) -> EvalKind {
         self.kind
+    }
+
+    /// Whether `R`'s games are evaluated by a network (whose search has Multi-ProbCut
+    /// statistics of its own).
+    #[inline]
+    pub fn is_network<R: Rules>(&self) -> bool {
+        self.kind == EvalKind::Pattern && self.tables[R::VARIANT as usize].is_network()
     }
 
     /// The pattern weights used for `variant`.
@@ -264,6 +283,33 @@ impl Evaluator {
         debug_assert_eq!(idx, pattern::Indices::of(pos.player, pos.opponent));
         let sum =
             self.tables[R::VARIANT as usize].sum_indexed(&idx, pos.n_empties(), moves, their_moves);
+        round_scaled(sum, pattern::SCALE).clamp(-EVAL_MAX, EVAL_MAX)
+    }
+
+    /// [`Evaluator::evaluate_child`] with the weights that order moves: the same value
+    /// unless the playing weights are a network's, whose search orders its moves by the
+    /// shipped linear weights.
+    #[inline]
+    pub fn order_child<R: Rules>(
+        &self,
+        base: &ChildrenBase,
+        child: &R::S,
+        square: u8,
+        moves: u64,
+    ) -> i32 {
+        let pos = R::position(child);
+        let their_moves = pos.opponent_moves();
+        if moves == 0 && their_moves == 0 {
+            return R::final_score(child);
+        }
+        let flipped = base.opponent ^ pos.player;
+        let idx = base.indices.child(square, flipped);
+        let sum = self.ordering[R::VARIANT as usize].sum_indexed(
+            &idx,
+            pos.n_empties(),
+            moves,
+            their_moves,
+        );
         round_scaled(sum, pattern::SCALE).clamp(-EVAL_MAX, EVAL_MAX)
     }
 

@@ -437,7 +437,7 @@ macro_rules! sum_instances {
 }
 
 /// Lanes of [`Indices`]: the instances, padded to a whole number of 256-bit vectors.
-const INDEX_LANES: usize = 48;
+pub const INDEX_LANES: usize = 48;
 const _: () = assert!(N_INSTANCES <= INDEX_LANES);
 
 /// The ternary index of every instance of a position (within its pattern's table), kept
@@ -507,6 +507,12 @@ impl Indices {
             rest &= rest - 1;
         }
         out
+    }
+
+    /// Every instance's index, then padding lanes.
+    #[inline(always)]
+    pub fn lanes(&self) -> &[u16; INDEX_LANES] {
+        &self.0
     }
 
     #[inline(always)]
@@ -638,6 +644,16 @@ pub fn sum(weights: &[i16; N_WEIGHTS], pos: &Position, my_moves: u64, their_move
         0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
         32 33 34 35 36 37 38 39 40 41 42 43 44 45);
     patterns + extra_terms(weights, pos.n_empties(), my_moves, their_moves)
+}
+
+/// The indices, in a stage's table, of both sides' mobility weights and of the parity's.
+#[inline(always)]
+pub fn extra_features(n_empties: u32, my_moves: u64, their_moves: u64) -> [usize; 3] {
+    [
+        MOBILITY_OFFSET + (my_moves.count_ones() as usize).min(MAX_MOBILITY),
+        OPPONENT_MOBILITY_OFFSET + (their_moves.count_ones() as usize).min(MAX_MOBILITY),
+        PARITY_OFFSET + (n_empties & 1) as usize,
+    ]
 }
 
 /// The weights of both sides' mobility and of the parity.

@@ -14,8 +14,12 @@
 //! | 20-23 | weights per stage (u32 LE) |
 //!
 //! then `stages * weights per stage` i16 LE values, stage by stage, zlib-compressed.
+//! A file that starts with `VOLTENET` holds a network over the same features instead
+//! ([`super::network`]): magic, format version, pattern-set id (u32 LE each), variant, width,
+//! hidden units, phases (u8 each), rows (u32 LE), then the zlib-compressed network.
 //! The shipped files are embedded in the binary; `--eval-file` loads another one.
 
+use super::network::{self, Network};
 use super::pattern::{self, N_STAGES, N_WEIGHTS, SCALE};
 use crate::board::Position;
 use crate::rules::Variant;
@@ -28,6 +32,8 @@ use std::sync::{Arc, OnceLock};
 
 /// The file's first bytes.
 pub const MAGIC: &[u8; 8] = b"VOLTEVAL";
+/// The first bytes of a network file.
+pub const NETWORK_MAGIC: &[u8; 8] = b"VOLTENET";
 /// The version of the layout this build reads and writes.
 pub const FORMAT_VERSION: u32 = 1;
 const HEADER_LEN: usize = 24;
@@ -35,7 +41,7 @@ const HEADER_LEN: usize = 24;
 /// Why a weight file cannot be used.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum WeightFileError {
-    #[error("not a volte weight file (it does not start with VOLTEVAL)")]
+    #[error("not a volte weight file (it does not start with VOLTEVAL or VOLTENET)")]
     NotWeightFile,
     #[error("the file is truncated: its header needs {HEADER_LEN} bytes")]
     Truncated,
@@ -55,20 +61,44 @@ pub enum WeightFileError {
         weights: u32,
         scale: u16,
     },
+    #[error(
+        "the network has width {width}, {hidden} hidden units, {buckets} phases and {rows} rows; this volte needs {}, {}, {} and {N_WEIGHTS}",
+        network::WIDTH,
+        network::HIDDEN,
+        network::BUCKETS
+    )]
+    NetworkShape {
+        width: u8,
+        hidden: u8,
+        buckets: u8,
+        rows: u32,
+    },
     #[error("the weights are corrupt: {0}")]
     Corrupt(String),
 }
 
-/// The weights of one variant: a table per stage.
-#[derive(Clone, PartialEq, Eq)]
+/// The weights of one variant: a table per stage (the linear pattern evaluation), or a
+/// network over the same features.
+#[derive(Clone, PartialEq)]
 pub struct PatternWeights {
     variant: Variant,
-    data: Vec<i16>,
+    model: Model,
+}
+
+#[derive(Clone, PartialEq)]
+enum Model {
+    /// `N_STAGES` tables of `N_WEIGHTS`.
+    Linear(Vec<i16>),
+    Network(Box<Network>),
 }
 
 impl std::fmt::Debug for PatternWeights {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "PatternWeights({})", self.variant)
+        let kind = match self.model {
+            Model::Linear(_) => "linear",
+            Model::Network(_) => "network",
+        };
+        write!(f, "PatternWeights({}, {kind})", self.variant)
     }
 }
 
@@ -85,7 +115,27 @@ impl PatternWeights {
     pub fn zeros(variant: Variant) -> PatternWeights {
         PatternWeights {
             variant,
-            data: vec![0; N_STAGES * N_WEIGHTS],
+            model: Model::Linear(vec![0; N_STAGES * N_WEIGHTS]),
+        }
+    }
+
+    /// A network's weights.
+    pub fn network(variant: Variant, network: Network) -> PatternWeights {
+        PatternWeights {
+            variant,
+            model: Model::Network(Box::new(network)),
+        }
+    }
+
+    /// Whether these are a network's weights.
+    pub fn is_network(&self) -> bool {
+        matches!(self.model, Model::Network(_))
+    }
+
+    fn linear(&self) -> &[i16] {
+        match &self.model {
+            Model::Linear(data) => data,
+            Model::Network(_) => panic!("stage tables of a network's weights"),
         }
     }
 
@@ -94,28 +144,34 @@ impl PatternWeights {
         self.variant
     }
 
-    /// Stage `s`'s table.
+    /// Stage `s`'s table (linear weights only: a network has none).
     #[inline]
     pub fn stage(&self, s: usize) -> &[i16; N_WEIGHTS] {
-        self.data[s * N_WEIGHTS..(s + 1) * N_WEIGHTS]
+        self.linear()[s * N_WEIGHTS..(s + 1) * N_WEIGHTS]
             .try_into()
             .expect("a whole stage")
     }
 
-    /// Stage `s`'s table, to fill.
+    /// Stage `s`'s table, to fill (linear weights only).
     pub fn stage_mut(&mut self, s: usize) -> &mut [i16] {
-        &mut self.data[s * N_WEIGHTS..(s + 1) * N_WEIGHTS]
+        match &mut self.model {
+            Model::Linear(data) => &mut data[s * N_WEIGHTS..(s + 1) * N_WEIGHTS],
+            Model::Network(_) => panic!("stage tables of a network's weights"),
+        }
     }
 
     /// The evaluation of `pos` in 1/SCALE disc given both sides' legal moves.
     #[inline]
     pub fn sum(&self, pos: &Position, my_moves: u64, their_moves: u64) -> i32 {
-        pattern::sum(
-            self.stage(pattern::stage(pos.n_empties())),
-            pos,
-            my_moves,
-            their_moves,
-        )
+        match &self.model {
+            Model::Linear(_) => pattern::sum(
+                self.stage(pattern::stage(pos.n_empties())),
+                pos,
+                my_moves,
+                their_moves,
+            ),
+            Model::Network(n) => n.sum(pos, my_moves, their_moves),
+        }
     }
 
     /// [`PatternWeights::sum`] from the position's instance indices (see
@@ -128,18 +184,38 @@ impl PatternWeights {
         my_moves: u64,
         their_moves: u64,
     ) -> i32 {
-        pattern::sum_indexed(
-            self.stage(pattern::stage(n_empties)),
-            idx,
-            n_empties,
-            my_moves,
-            their_moves,
-        )
+        match &self.model {
+            Model::Linear(_) => pattern::sum_indexed(
+                self.stage(pattern::stage(n_empties)),
+                idx,
+                n_empties,
+                my_moves,
+                their_moves,
+            ),
+            Model::Network(n) => n.sum_indexed(idx, n_empties, my_moves, their_moves),
+        }
     }
 
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(HEADER_LEN + self.data.len());
+        let data = match &self.model {
+            Model::Linear(data) => data,
+            Model::Network(n) => {
+                let mut out = Vec::with_capacity(HEADER_LEN);
+                out.extend_from_slice(NETWORK_MAGIC);
+                out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+                out.extend_from_slice(&pattern::PATTERN_SET_ID.to_le_bytes());
+                out.push(variant_code(self.variant));
+                out.push(network::WIDTH as u8);
+                out.push(network::HIDDEN as u8);
+                out.push(network::BUCKETS as u8);
+                out.extend_from_slice(&(n.rows.len() as u32).to_le_bytes());
+                let mut z = ZlibEncoder::new(out, Compression::best());
+                z.write_all(&n.payload()).expect("writing to memory");
+                return z.finish().expect("writing to memory");
+            }
+        };
+        let mut out = Vec::with_capacity(HEADER_LEN + data.len());
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
         out.extend_from_slice(&pattern::PATTERN_SET_ID.to_le_bytes());
@@ -147,8 +223,8 @@ impl PatternWeights {
         out.push(N_STAGES as u8);
         out.extend_from_slice(&(SCALE as u16).to_le_bytes());
         out.extend_from_slice(&(N_WEIGHTS as u32).to_le_bytes());
-        let mut raw = Vec::with_capacity(self.data.len() * 2);
-        for w in &self.data {
+        let mut raw = Vec::with_capacity(data.len() * 2);
+        for w in data {
             raw.extend_from_slice(&w.to_le_bytes());
         }
         let mut z = ZlibEncoder::new(out, Compression::best());
@@ -158,7 +234,8 @@ impl PatternWeights {
 
     /// Reads a weight file's bytes.
     pub fn from_bytes(bytes: &[u8]) -> Result<PatternWeights, WeightFileError> {
-        if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
+        let network = bytes.len() >= MAGIC.len() && &bytes[..MAGIC.len()] == NETWORK_MAGIC;
+        if !network && (bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC) {
             return Err(WeightFileError::NotWeightFile);
         }
         if bytes.len() < HEADER_LEN {
@@ -182,6 +259,28 @@ impl PatternWeights {
             2 => Variant::Reversi1889,
             c => return Err(WeightFileError::Variant(c)),
         };
+        if network {
+            let (width, hidden, buckets, rows) = (bytes[17], bytes[18], bytes[19], u32_at(20));
+            if (
+                width as usize,
+                hidden as usize,
+                buckets as usize,
+                rows as usize,
+            ) != (network::WIDTH, network::HIDDEN, network::BUCKETS, N_WEIGHTS)
+            {
+                return Err(WeightFileError::NetworkShape {
+                    width,
+                    hidden,
+                    buckets,
+                    rows,
+                });
+            }
+            let raw = inflate(&bytes[HEADER_LEN..], Network::payload_len(N_WEIGHTS))?;
+            return Ok(PatternWeights::network(
+                variant,
+                Network::from_payload(&raw, N_WEIGHTS),
+            ));
+        }
         let stages = bytes[17];
         let scale = u16::from_le_bytes([bytes[18], bytes[19]]);
         let weights = u32_at(20);
@@ -192,24 +291,15 @@ impl PatternWeights {
                 scale,
             });
         }
-        let want = N_STAGES * N_WEIGHTS * 2;
-        let mut raw = Vec::with_capacity(want);
-        // Read one byte more than needed to notice extra data.
-        ZlibDecoder::new(&bytes[HEADER_LEN..])
-            .take(want as u64 + 1)
-            .read_to_end(&mut raw)
-            .map_err(|e| WeightFileError::Corrupt(e.to_string()))?;
-        if raw.len() != want {
-            return Err(WeightFileError::Corrupt(format!(
-                "{} bytes of weights instead of {want}",
-                raw.len()
-            )));
-        }
+        let raw = inflate(&bytes[HEADER_LEN..], N_STAGES * N_WEIGHTS * 2)?;
         let data = raw
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]))
             .collect();
-        Ok(PatternWeights { variant, data })
+        Ok(PatternWeights {
+            variant,
+            model: Model::Linear(data),
+        })
     }
 
     /// Reads a weight file.
@@ -253,6 +343,23 @@ impl PatternWeights {
     }
 }
 
+/// The `want` bytes zlib-compressed in `z`, which must hold exactly those.
+fn inflate(z: &[u8], want: usize) -> Result<Vec<u8>, WeightFileError> {
+    let mut raw = Vec::with_capacity(want);
+    // Read one byte more than needed to notice extra data.
+    ZlibDecoder::new(z)
+        .take(want as u64 + 1)
+        .read_to_end(&mut raw)
+        .map_err(|e| WeightFileError::Corrupt(e.to_string()))?;
+    if raw.len() != want {
+        return Err(WeightFileError::Corrupt(format!(
+            "{} bytes of weights instead of {want}",
+            raw.len()
+        )));
+    }
+    Ok(raw)
+}
+
 /// A shipped weight file, decoded on first use and kept in `cell`.
 fn shipped(cell: &OnceLock<Arc<PatternWeights>>, bytes: &[u8]) -> Arc<PatternWeights> {
     cell.get_or_init(|| {
@@ -272,8 +379,10 @@ mod tests {
     #[test]
     fn round_trip_and_errors() {
         let mut w = PatternWeights::zeros(Variant::Anti);
-        for (i, v) in w.data.iter_mut().enumerate() {
-            *v = ((i * 7919) % 2001) as i16 - 1000;
+        for s in 0..N_STAGES {
+            for (i, v) in w.stage_mut(s).iter_mut().enumerate() {
+                *v = (((i + s * N_WEIGHTS) * 7919) % 2001) as i16 - 1000;
+            }
         }
         let bytes = w.to_bytes();
         assert_eq!(PatternWeights::from_bytes(&bytes).unwrap(), w);

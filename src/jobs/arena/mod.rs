@@ -83,9 +83,7 @@ pub enum Player {
 impl Player {
     pub fn new(spec: &EngineSpec) -> Player {
         match spec {
-            EngineSpec::Builtin(b) => {
-                Player::Builtin(Box::new(build_engine(b)), Box::new(b.clone()))
-            }
+            EngineSpec::Builtin(b) => Player::Builtin(Box::new(build_engine(b)), b.clone()),
             EngineSpec::External(e) => Player::External(Box::new(ExternalPlayer::new(e.clone()))),
         }
     }

@@ -24,7 +24,7 @@ pub struct BuiltinSpec {
 /// An engine of a match.
 #[derive(Clone, Debug)]
 pub enum EngineSpec {
-    Builtin(BuiltinSpec),
+    Builtin(Box<BuiltinSpec>),
     External(ExternalSpec),
 }
 
@@ -65,7 +65,7 @@ impl FromStr for EngineSpec {
         if pairs.iter().any(|(k, _)| k.trim() == "cmd") {
             return parse_external(&pairs).map(EngineSpec::External);
         }
-        BuiltinSpec::from_str(s).map(EngineSpec::Builtin)
+        BuiltinSpec::from_str(s).map(|b| EngineSpec::Builtin(Box::new(b)))
     }
 }
 

@@ -4,6 +4,7 @@
 //! WTHOR games (`volte fit-classic`).
 
 pub mod data;
+pub mod network;
 pub mod pattern;
 
 pub use pattern::{Progress, Quiet};

@@ -60,6 +60,8 @@ pub struct TrainOptions {
     /// their positions with at most that many empties, and are never held out. The games
     /// before the first index are the main ones.
     pub limited: Vec<(usize, u32)>,
+    /// A network over the features instead of linear tables, fitted so.
+    pub network: Option<super::network::NetworkOptions>,
 }
 
 impl TrainOptions {
@@ -85,6 +87,7 @@ impl Default for TrainOptions {
             iterations: 60,
             cache: None,
             limited: Vec::new(),
+            network: None,
         }
     }
 }
@@ -292,9 +295,9 @@ fn label_games(
 }
 
 /// Training rows sorted by stage.
-struct Rows {
-    features: Vec<[u32; N_ACTIVE]>,
-    targets: Vec<f32>,
+pub(super) struct Rows {
+    pub(super) features: Vec<[u32; N_ACTIVE]>,
+    pub(super) targets: Vec<f32>,
     /// `start[s]..start[s + 1]` are stage `s`'s rows.
     start: Vec<usize>,
 }
@@ -316,7 +319,7 @@ impl Rows {
         }
     }
 
-    fn range(&self, from: usize, to: usize) -> std::ops::Range<usize> {
+    pub(super) fn range(&self, from: usize, to: usize) -> std::ops::Range<usize> {
         self.start[from]..self.start[to + 1]
     }
 }
@@ -535,6 +538,31 @@ pub fn train(
     };
     let train_rows = build(false);
     let test_rows = build(true);
+    if let Some(net_options) = &options.network {
+        let net = super::network::fit(
+            &train_rows,
+            &test_rows,
+            net_options,
+            progress,
+            &mut |line| progress.note(&line),
+        );
+        let stages = (0..N_STAGES)
+            .map(|s| StageReport {
+                n_train: train_rows.range(s, s).len(),
+                n_test: test_rows.range(s, s).len(),
+                mae_train: super::network::network_mae(&net, &train_rows, s, 20_000),
+                mae_test: super::network::network_mae(&net, &test_rows, s, usize::MAX),
+                fitted: true,
+            })
+            .collect();
+        return Ok(TrainOutput {
+            weights: PatternWeights::network(options.variant, net),
+            stages,
+            games_train: games.len() - games_test,
+            games_test,
+            relabelled_games: relabelled,
+        });
+    }
     let print = fingerprint(&train_rows, options);
 
     progress.start("fitting stages", N_STAGES as u64);
@@ -794,6 +822,62 @@ mod tests {
             // Stages 0-9 hold 1-20 empties: the extra games' positions are there only.
             assert_eq!(extra > 0, s < 10, "stage {s}");
         }
+    }
+
+    #[test]
+    fn a_network_learns_the_training_positions() {
+        let game = |seed: u64| {
+            let mut x = seed | 1;
+            let mut game = Game::new(Variant::Othello);
+            while !game.is_over() {
+                if !game.pass_if_forced() {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    let moves = game.legal_moves();
+                    let k = (x % u64::from(moves.count_ones())) as usize;
+                    let sq = crate::bitboard::Bits(moves).nth(k).unwrap();
+                    game.play(crate::square::Move::Play(
+                        crate::square::Square::from_index(sq),
+                    ))
+                    .unwrap();
+                }
+            }
+            game
+        };
+        let games: Vec<Game> = (1..=300).map(game).collect();
+        let options = TrainOptions {
+            relabel_empties: 0,
+            test_every: 10,
+            network: Some(super::super::network::NetworkOptions {
+                epochs: 8,
+                batch: 64,
+                learning_rate: 1e-2,
+                seed: 3,
+            }),
+            ..TrainOptions::default()
+        };
+        let out = train(&games, &options, &Quiet).unwrap();
+        assert!(out.weights.is_network());
+        // Labels are the games' results; always answering 0 errs by their mean size.
+        let mean_label = games
+            .iter()
+            .flat_map(|g| {
+                let result = g.final_score_black().expect("finished");
+                (0..g.states().len()).map(move |ply| black_view(result, g.side_at(ply)).abs())
+            })
+            .sum::<i32>() as f64
+            / games.iter().map(|g| g.states().len()).sum::<usize>() as f64;
+        let (mut err, mut n) = (0.0, 0);
+        for r in &out.stages {
+            err += r.mae_train * r.n_train as f64;
+            n += r.n_train;
+        }
+        let err = err / n as f64;
+        assert!(
+            err < 0.6 * mean_label,
+            "training error {err:.2} against {mean_label:.2} for zero"
+        );
     }
 
     /// A game played to the end by always taking the lowest legal square, each move

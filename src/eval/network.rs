@@ -1,0 +1,454 @@
+//! The network evaluation: a small neural network over the pattern features (`--eval-file`
+//! with a network weight file, `volte train --model network`).
+//!
+//! Every active weight of the pattern evaluation (the 46 pattern instances, both sides'
+//! mobility and the parity, [`pattern::active`]) indexes a row of [`WIDTH`] 16-bit values
+//! instead of a single weight; the rows of a position are summed into an accumulator, so a
+//! position costs the same 49 table reads as the linear evaluation (a row is one 32-byte
+//! vector), and the rest is a few hundred multiply-adds:
+//!
+//! - lane 0 of the accumulator passes through unchanged (a linear part, as the pattern
+//!   evaluation's sum), the [`CLIPPED`] other lanes are clipped to `[0, 1]`;
+//! - one small head per phase ([`BUCKETS`] phases of four empties): the clipped lanes
+//!   through a dense layer of [`HIDDEN`] rectified units, then a dense output, plus the
+//!   linear lane times a weight of the phase.
+//!
+//! The rows are shared by all phases (each row learns from every stage's positions) and
+//! by the instances of a pattern, and the configurations that a pattern's own symmetry maps
+//! onto each other share a row, so the eight images of a position evaluate the same, as
+//! in the pattern evaluation. The rows are quantised to 1/[`QA`]; the heads are kept in
+//! `f32` (they are a small part of the time).
+//!
+//! File format (`VOLTENET`), all little-endian: magic, format version (u32), pattern-set
+//! id (u32), variant (u8), width, hidden, buckets (u8 each), rows (u32), then
+//! zlib-compressed: the rows' i16 values row by row, the accumulator bias (`WIDTH` i16),
+//! then the heads' f32 values bucket by bucket (`w1[in][out]`, `b1`, `w2`, `b2`, linear).
+
+use super::pattern::{self, Indices, N_ACTIVE, N_INSTANCES, N_WEIGHTS, SCALE};
+use crate::board::Position;
+
+/// Lanes of the accumulator (one 32-byte row of i16, two to a cache line).
+pub const WIDTH: usize = 16;
+const _: () = assert!(WIDTH.is_multiple_of(16));
+/// Clipped lanes (all but the linear lane 0).
+pub const CLIPPED: usize = WIDTH - 1;
+/// Units of each head's hidden layer.
+pub const HIDDEN: usize = 16;
+/// Phases: heads for 1-4 empties, 5-8, ..., 57-60.
+pub const BUCKETS: usize = 15;
+/// The rows' fixed-point unit: a row value `v` stands for `v / QA`.
+pub const QA: i32 = 128;
+/// The largest magnitude of a row value (in units): 49 rows and the bias then stay within
+/// an i16 accumulator.
+pub const ROW_LIMIT: f32 = 3.9;
+/// The network's output unit, in discs.
+pub const OUTPUT_DISCS: f32 = 16.0;
+
+/// The phase (head) of a position with `n_empties` empties.
+#[inline]
+pub const fn bucket(n_empties: u32) -> usize {
+    pattern::stage(n_empties) / 2
+}
+
+/// One row of the feature table (aligned: a row never straddles two cache lines).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(32))]
+pub struct Row(pub [i16; WIDTH]);
+
+const ZERO_ROW: Row = Row([0; WIDTH]);
+
+/// One phase's head.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Head {
+    /// `w1[i][o]`: clipped lane `i + 1` to hidden unit `o`.
+    pub w1: [[f32; HIDDEN]; CLIPPED],
+    pub b1: [f32; HIDDEN],
+    pub w2: [f32; HIDDEN],
+    pub b2: f32,
+    /// The weight of the linear lane.
+    pub linear: f32,
+}
+
+impl Default for Head {
+    fn default() -> Self {
+        Head {
+            w1: [[0.0; HIDDEN]; CLIPPED],
+            b1: [0.0; HIDDEN],
+            w2: [0.0; HIDDEN],
+            b2: 0.0,
+            linear: 0.0,
+        }
+    }
+}
+
+/// A trained network.
+#[derive(Clone, PartialEq)]
+pub struct Network {
+    /// One row per active weight of the pattern evaluation ([`N_WEIGHTS`]).
+    pub rows: Box<[Row; N_WEIGHTS]>,
+    pub bias: Row,
+    pub heads: Vec<Head>,
+}
+
+impl std::fmt::Debug for Network {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Network({} rows)", self.rows.len())
+    }
+}
+
+impl Network {
+    /// All values zero.
+    pub fn zeros() -> Network {
+        Network {
+            rows: vec![ZERO_ROW; N_WEIGHTS]
+                .into_boxed_slice()
+                .try_into()
+                .expect("N_WEIGHTS rows"),
+            bias: ZERO_ROW,
+            heads: vec![Head::default(); BUCKETS],
+        }
+    }
+
+    #[inline(always)]
+    fn row(&self, i: usize) -> &Row {
+        // A lane past its pattern's table (never on a real position's indices) reads
+        // another row, or zeros past the end.
+        &self.rows[i.min(N_WEIGHTS - 1)]
+    }
+
+    /// The value, in 1/SCALE disc, of the accumulator `acc` at `n_empties`.
+    #[inline]
+    fn head_value(&self, acc: &[i16; WIDTH], n_empties: u32) -> i32 {
+        let head = &self.heads[bucket(n_empties)];
+        let out = (head.b2 + head.linear * (f32::from(acc[0]) * INV_QA)) + hidden(head, acc);
+        (out * OUTPUT_DISCS * SCALE as f32).round() as i32
+    }
+
+    /// The evaluation, in 1/SCALE disc, of the position whose active weights (indices in
+    /// a stage's table, [`pattern::active`]) are `active`, with `n_empties` empties.
+    pub fn value_of_active(&self, active: &[u32; N_ACTIVE], n_empties: u32) -> i32 {
+        let acc = self.accumulate(&active.map(|f| f as usize));
+        self.head_value(&acc, n_empties)
+    }
+
+    /// The evaluation of `pos` in 1/SCALE disc given both sides' legal moves.
+    #[inline]
+    pub fn sum(&self, pos: &Position, my_moves: u64, their_moves: u64) -> i32 {
+        self.value_of_active(
+            &pattern::active(pos, my_moves, their_moves),
+            pos.n_empties(),
+        )
+    }
+
+    /// [`Network::sum`] from the position's instance indices.
+    #[inline]
+    pub fn sum_indexed(
+        &self,
+        idx: &Indices,
+        n_empties: u32,
+        my_moves: u64,
+        their_moves: u64,
+    ) -> i32 {
+        let lanes = idx.lanes();
+        let mut features = [0usize; N_ACTIVE];
+        for k in 0..N_INSTANCES {
+            features[k] = INSTANCE_OFFSETS[k] + lanes[k] as usize;
+        }
+        features[N_INSTANCES..].copy_from_slice(&pattern::extra_features(
+            n_empties,
+            my_moves,
+            their_moves,
+        ));
+        let acc = self.accumulate(&features);
+        self.head_value(&acc, n_empties)
+    }
+
+    /// The bias plus the rows of `features`.
+    #[inline(always)]
+    fn accumulate(&self, features: &[usize; N_ACTIVE]) -> [i16; WIDTH] {
+        let mut acc = self.bias.0;
+        #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+        // SAFETY: AVX2 is enabled at compile time; every load and store is of 16 lanes
+        // within a whole row or within `acc`, unaligned.
+        unsafe {
+            use std::arch::x86_64::*;
+            let mut v = [_mm256_setzero_si256(); WIDTH / 16];
+            for (c, x) in v.iter_mut().enumerate() {
+                *x = _mm256_loadu_si256(acc.as_ptr().add(16 * c) as *const __m256i);
+            }
+            for &f in features {
+                let row = self.row(f).0.as_ptr();
+                for (c, x) in v.iter_mut().enumerate() {
+                    let r = _mm256_loadu_si256(row.add(16 * c) as *const __m256i);
+                    *x = _mm256_add_epi16(*x, r);
+                }
+            }
+            for (c, x) in v.iter().enumerate() {
+                _mm256_storeu_si256(acc.as_mut_ptr().add(16 * c) as *mut __m256i, *x);
+            }
+        }
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
+        for &f in features {
+            add_row(&mut acc, self.row(f));
+        }
+        acc
+    }
+
+    /// The file's bytes (after the 8-byte magic and the version, the caller's header).
+    pub fn payload(&self) -> Vec<u8> {
+        let mut raw = Vec::with_capacity((self.rows.len() + 1) * WIDTH * 2);
+        for row in self.rows.iter().chain(std::iter::once(&self.bias)) {
+            for v in row.0 {
+                raw.extend_from_slice(&v.to_le_bytes());
+            }
+        }
+        for h in &self.heads {
+            for v in h.w1.iter().flatten().chain(&h.b1).chain(&h.w2) {
+                raw.extend_from_slice(&v.to_le_bytes());
+            }
+            raw.extend_from_slice(&h.b2.to_le_bytes());
+            raw.extend_from_slice(&h.linear.to_le_bytes());
+        }
+        raw
+    }
+
+    /// The length of [`Network::payload`] for `rows` rows.
+    pub fn payload_len(rows: usize) -> usize {
+        (rows + 1) * WIDTH * 2 + BUCKETS * (CLIPPED * HIDDEN + 2 * HIDDEN + 2) * 4
+    }
+
+    /// Reads [`Network::payload`]; `raw` has [`Network::payload_len`] bytes.
+    pub fn from_payload(raw: &[u8], rows: usize) -> Network {
+        assert_eq!(raw.len(), Self::payload_len(rows));
+        let mut i16s = raw[..(rows + 1) * WIDTH * 2]
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]));
+        let mut read_row = || {
+            let mut r = ZERO_ROW;
+            for v in r.0.iter_mut() {
+                *v = i16s.next().expect("sized");
+            }
+            r
+        };
+        assert_eq!(rows, N_WEIGHTS);
+        let table: Box<[Row; N_WEIGHTS]> = (0..rows)
+            .map(|_| read_row())
+            .collect::<Vec<Row>>()
+            .into_boxed_slice()
+            .try_into()
+            .expect("N_WEIGHTS rows");
+        let bias = read_row();
+        let mut f32s = raw[(rows + 1) * WIDTH * 2..]
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]));
+        let mut next = || f32s.next().expect("sized");
+        let heads = (0..BUCKETS)
+            .map(|_| {
+                let mut h = Head::default();
+                for v in h.w1.iter_mut().flatten() {
+                    *v = next();
+                }
+                for v in h.b1.iter_mut() {
+                    *v = next();
+                }
+                for v in h.w2.iter_mut() {
+                    *v = next();
+                }
+                h.b2 = next();
+                h.linear = next();
+                h
+            })
+            .collect();
+        Network {
+            rows: table,
+            bias,
+            heads,
+        }
+    }
+}
+
+const INV_QA: f32 = 1.0 / QA as f32;
+
+/// Where each instance's pattern table starts among the rows.
+const INSTANCE_OFFSETS: [usize; N_INSTANCES] = {
+    let mut out = [0; N_INSTANCES];
+    let mut k = 0;
+    while k < N_INSTANCES {
+        out[k] = pattern::OFFSETS[pattern::INSTANCES[k].0 as usize];
+        k += 1;
+    }
+    out
+};
+
+/// The hidden layer's part of the output, `sum_o w2[o] max(z[o], 0)`, with
+/// `z[o] = b1[o] + sum_i w1[i][o] a[i]` and `a[i]` lane `i + 1` of `acc` clipped to
+/// `[0, QA]` and scaled by `1/QA`. The output's terms are added pairwise as a tree
+/// (`t[o] + t[o + 8]`, then `+ 4`, `+ 2`, `+ 1`). The sum over `i`
+/// runs as four chains (inputs `i` with `i % 4 = c`, chain 0 starting from `b1`), added
+/// as `(p0 + p1) + (p2 + p3)`, so that the vector version is not held up by the latency
+/// of one long chain; it does the same operations (fused multiply-adds, which round
+/// once: `f32::mul_add` where the processor has none) in the same order, so both give
+/// the same values.
+#[inline(always)]
+fn hidden(head: &Head, acc: &[i16; WIDTH]) -> f32 {
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "avx2",
+        target_feature = "fma"
+    ))]
+    {
+        // SAFETY: AVX2 and FMA are enabled at compile time.
+        unsafe { hidden_avx2(head, acc) }
+    }
+    #[cfg(not(all(
+        target_arch = "x86_64",
+        target_feature = "avx2",
+        target_feature = "fma"
+    )))]
+    hidden_portable(head, acc)
+}
+
+#[cfg_attr(
+    all(
+        target_arch = "x86_64",
+        target_feature = "avx2",
+        target_feature = "fma",
+        not(test)
+    ),
+    allow(dead_code)
+)]
+#[inline(always)]
+fn hidden_portable(head: &Head, acc: &[i16; WIDTH]) -> f32 {
+    let mut p = [[0.0f32; HIDDEN]; CHAINS];
+    p[0] = head.b1;
+    for (i, (w, &v)) in head.w1.iter().zip(&acc[1..]).enumerate() {
+        let x = f32::from(v.clamp(0, QA as i16)) * INV_QA;
+        for (zo, &wo) in p[i % CHAINS].iter_mut().zip(w) {
+            *zo = wo.mul_add(x, *zo);
+        }
+    }
+    let mut t = [0.0f32; HIDDEN];
+    for (o, x) in t.iter_mut().enumerate() {
+        let z = (p[0][o] + p[1][o]) + (p[2][o] + p[3][o]);
+        *x = z.max(0.0) * head.w2[o];
+    }
+    let mut half = HIDDEN / 2;
+    while half > 0 {
+        for o in 0..half {
+            t[o] += t[o + half];
+        }
+        half /= 2;
+    }
+    t[0]
+}
+
+/// Independent chains of the hidden layer's sums ([`hidden`]).
+const CHAINS: usize = 4;
+
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "avx2",
+    target_feature = "fma"
+))]
+#[inline(always)]
+unsafe fn hidden_avx2(head: &Head, acc: &[i16; WIDTH]) -> f32 {
+    use std::arch::x86_64::*;
+    const _: () = assert!(HIDDEN == 16 && WIDTH.is_multiple_of(8));
+    // SAFETY (whole body): every load and store is within the arrays named, unaligned.
+    unsafe {
+        let mut a = [0.0f32; WIDTH];
+        let (zero, top, inv) = (
+            _mm_setzero_si128(),
+            _mm_set1_epi16(QA as i16),
+            _mm256_set1_ps(INV_QA),
+        );
+        for c in 0..WIDTH / 8 {
+            let v = _mm_loadu_si128(acc.as_ptr().add(8 * c) as *const __m128i);
+            let v = _mm_max_epi16(_mm_min_epi16(v, top), zero);
+            let f = _mm256_cvtepi32_ps(_mm256_cvtepi16_epi32(v));
+            _mm256_storeu_ps(a.as_mut_ptr().add(8 * c), _mm256_mul_ps(f, inv));
+        }
+        // Four chains in registers: input i goes to chain i % 4.
+        let step = |i: usize, lo: &mut __m256, hi: &mut __m256| {
+            let w = head.w1[i].as_ptr();
+            let x = _mm256_set1_ps(a[i + 1]);
+            *lo = _mm256_fmadd_ps(_mm256_loadu_ps(w), x, *lo);
+            *hi = _mm256_fmadd_ps(_mm256_loadu_ps(w.add(8)), x, *hi);
+        };
+        let (mut l0, mut h0) = (
+            _mm256_loadu_ps(head.b1.as_ptr()),
+            _mm256_loadu_ps(head.b1.as_ptr().add(8)),
+        );
+        let (mut l1, mut h1) = (_mm256_setzero_ps(), _mm256_setzero_ps());
+        let (mut l2, mut h2) = (l1, h1);
+        let (mut l3, mut h3) = (l1, h1);
+        let mut i = 0;
+        while i + 4 <= CLIPPED {
+            step(i, &mut l0, &mut h0);
+            step(i + 1, &mut l1, &mut h1);
+            step(i + 2, &mut l2, &mut h2);
+            step(i + 3, &mut l3, &mut h3);
+            i += 4;
+        }
+        if i < CLIPPED {
+            step(i, &mut l0, &mut h0);
+        }
+        if i + 1 < CLIPPED {
+            step(i + 1, &mut l1, &mut h1);
+        }
+        if i + 2 < CLIPPED {
+            step(i + 2, &mut l2, &mut h2);
+        }
+        let lo = [l0, l1, l2, l3];
+        let hi = [h0, h1, h2, h3];
+        let z0 = _mm256_add_ps(_mm256_add_ps(lo[0], lo[1]), _mm256_add_ps(lo[2], lo[3]));
+        let z1 = _mm256_add_ps(_mm256_add_ps(hi[0], hi[1]), _mm256_add_ps(hi[2], hi[3]));
+        let zero = _mm256_setzero_ps();
+        let t0 = _mm256_mul_ps(_mm256_max_ps(z0, zero), _mm256_loadu_ps(head.w2.as_ptr()));
+        let t1 = _mm256_mul_ps(
+            _mm256_max_ps(z1, zero),
+            _mm256_loadu_ps(head.w2.as_ptr().add(8)),
+        );
+        let u = _mm256_add_ps(t0, t1);
+        let v = _mm_add_ps(_mm256_castps256_ps128(u), _mm256_extractf128_ps(u, 1));
+        let w = _mm_add_ps(v, _mm_movehl_ps(v, v));
+        let x = _mm_add_ss(w, _mm_shuffle_ps(w, w, 1));
+        _mm_cvtss_f32(x)
+    }
+}
+
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "avx2"), allow(dead_code))]
+#[inline(always)]
+fn add_row(acc: &mut [i16; WIDTH], row: &Row) {
+    for (a, &r) in acc.iter_mut().zip(&row.0) {
+        *a = a.wrapping_add(r);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_hidden_layers_give_the_same_values() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..200 {
+            let mut head = Head::default();
+            let values = head.w1.iter_mut().flatten();
+            for w in values.chain(head.b1.iter_mut()).chain(head.w2.iter_mut()) {
+                *w = (next() % 20_001) as f32 / 10_000.0 - 1.0;
+            }
+            let acc: [i16; WIDTH] = std::array::from_fn(|_| (next() % 400) as i16 - 100);
+            assert_eq!(
+                hidden(&head, &acc).to_bits(),
+                hidden_portable(&head, &acc).to_bits()
+            );
+        }
+    }
+}

@@ -25,9 +25,14 @@ pub struct CalibrateArgs {
     /// Table size per thread, in MiB.
     #[arg(long, default_value_t = 32)]
     pub hash_mb: usize,
-    /// Where to write the table (Rust source).
+    /// Where to write the table (Rust source): `src/search/mpc_table.rs` for the linear
+    /// pattern weights, `src/search/mpc_table_network.rs` for a network (the search uses
+    /// that table whenever it plays with a network's weights).
     #[arg(long, default_value = "src/search/mpc_table.rs")]
     pub output: PathBuf,
+    /// Weights to search with instead of the shipped ones (a file from `volte train`).
+    #[arg(long, value_name = "FILE")]
+    pub eval_file: Option<PathBuf>,
     /// Random seed for picking positions.
     #[arg(long, default_value_t = 1889)]
     pub seed: u64,
@@ -65,7 +70,15 @@ pub fn run(args: CalibrateArgs) -> Result<()> {
     }
     let started = std::time::Instant::now();
     let total = positions.len();
-    let samples = calibrate::sample(&positions, args.depth, args.hash_mb, &|done| {
+    let eval = crate::eval::Evaluator::from_options(None, args.eval_file.as_deref())?;
+    let evaluation = match &args.eval_file {
+        Some(path) if eval.weights(crate::rules::Variant::Othello).is_network() => {
+            format!("the network evaluation (`{}`)", path.display())
+        }
+        Some(path) => format!("the linear pattern weights `{}`", path.display()),
+        None => "the shipped linear pattern weights".to_string(),
+    };
+    let samples = calibrate::sample(&positions, args.depth, args.hash_mb, &eval, &|done| {
         bar.set_position(done as u64);
         // A line now and then for logs.
         if !std::io::stderr().is_terminal() && (done % 50 == 0 || done == total) {
@@ -86,12 +99,24 @@ pub fn run(args: CalibrateArgs) -> Result<()> {
         );
     }
     let command = format!(
-        "volte calibrate-mpc --positions {} --depth {} --min-empties {} --max-empties {} --seed {}",
-        args.positions, args.depth, args.min_empties, args.max_empties, args.seed
+        "volte calibrate-mpc --positions {} --depth {} --min-empties {} --max-empties {} --seed {}{}",
+        args.positions,
+        args.depth,
+        args.min_empties,
+        args.max_empties,
+        args.seed,
+        args.eval_file
+            .as_ref()
+            .map(|p| format!(
+                " --eval-file {} --output {}",
+                p.display(),
+                args.output.display()
+            ))
+            .unwrap_or_default()
     );
     std::fs::write(
         &args.output,
-        calibrate::table_source(&table, samples.len(), &command),
+        calibrate::table_source(&table, samples.len(), &command, &evaluation),
     )
     .with_context(|| format!("cannot write {}", args.output.display()))?;
     println!("wrote {}", args.output.display());

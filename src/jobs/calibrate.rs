@@ -67,6 +67,7 @@ pub fn sample(
     positions: &[State],
     depth: u32,
     hash_mb: usize,
+    eval: &crate::eval::Evaluator,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Vec<Sample> {
     let done = AtomicUsize::new(0);
@@ -76,6 +77,7 @@ pub fn sample(
             || {
                 Engine::new(EngineOptions {
                     hash_mb,
+                    eval: eval.clone(),
                     ..EngineOptions::default()
                 })
             },
@@ -168,11 +170,16 @@ pub fn fit_table(samples: &[Sample], max_depth: u32) -> Vec<[[f64; 3]; STAGES]> 
 }
 
 /// The Rust source of `src/search/mpc_table.rs` for `table`.
-pub fn table_source(table: &[[[f64; 3]; STAGES]], positions: usize, command: &str) -> String {
+pub fn table_source(
+    table: &[[[f64; 3]; STAGES]],
+    positions: usize,
+    command: &str,
+    evaluation: &str,
+) -> String {
     let mut s = String::new();
     s.push_str(&format!(
-        "//! Multi-ProbCut parameters, written by `volte calibrate-mpc` from {positions} WTHOR\n\
-         //! positions searched without probable cuts:\n\
+        "//! Multi-ProbCut parameters for {evaluation}, written by `volte calibrate-mpc` from\n\
+         //! {positions} WTHOR positions searched without probable cuts:\n\
          //! `MPC_TABLE[depth][stage] = [a, b, sigma]` with `deep ≈ a * shallow + b`, stage =\n\
          //! empties / MPC_STAGE_EMPTIES. Regenerate with `{command}`.\n\n"
     ));
@@ -226,7 +233,7 @@ mod tests {
             })
             .collect();
         let table = fit_table(&samples, 5);
-        let src = table_source(&table, 200, "test");
+        let src = table_source(&table, 200, "test", "a test");
         assert!(src.contains("MPC_MAX_DEPTH: u32 = 5"));
         assert_eq!(src.matches("// depth").count(), 6);
     }

@@ -407,7 +407,7 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
     /// search predicts the deep one falls outside the window with the selectivity's
     /// confidence.
     fn probcut(&mut self, s: &R::S, moves: u64, alpha: i32, depth: u32, n: u32) -> Option<i32> {
-        let model = mpc::model(depth, n);
+        let model = mpc::model(depth, n, self.shared.eval.is_network::<R>());
         let t = SELECTIVITY_T[usize::from(self.selectivity)];
         let (high, low) = mpc::cut_bounds(model, alpha, t);
         let shallow = mpc::shallow_depth(depth);
@@ -494,7 +494,7 @@ impl<'a, 's, R: Rules> MidWorker<'a, 's, R> {
                         Some(base) => self
                             .shared
                             .eval
-                            .evaluate_child::<R>(base, &c.next, c.square, replies),
+                            .order_child::<R>(base, &c.next, c.square, replies),
                         None => self.shared.eval.evaluate_with_moves::<R>(&c.next, replies),
                     };
                     -value * ORDER_VALUE_WEIGHT + Self::heuristic_with(replies, c.square)

@@ -9,6 +9,7 @@ pub mod endgame;
 pub mod midgame;
 pub mod mpc;
 mod mpc_table;
+mod mpc_table_network;
 pub mod parameters;
 pub mod time;
 pub mod tt;

@@ -4,11 +4,19 @@
 //! For a deep search of depth `d` at a node with `n` empties, the shallow search has depth
 //! [`shallow_depth`]`(d)`; the deep score is modelled as `a * shallow + b` with an error of
 //! standard deviation `sigma`, fitted per depth and stage by `volte calibrate-mpc`
-//! (`scripts/calibrate_mpc.sh`) from real game positions. The table it wrote is
-//! [`super::mpc_table`]. A cut is taken when the shallow score lies `t * sigma` beyond
-//! the window, `t` set by the selectivity.
+//! (`scripts/calibrate_mpc.sh`) from real game positions. The tables it wrote are
+//! [`super::mpc_table`] for the linear pattern evaluation and
+//! [`super::mpc_table_network`] for the network (whose errors are not the same). A cut is
+//! taken when the shallow score lies `t * sigma` beyond the window, `t` set by the
+//! selectivity.
 
 use super::mpc_table::{MPC_MAX_DEPTH, MPC_STAGE_EMPTIES, MPC_TABLE};
+use super::mpc_table_network::MPC_TABLE as NETWORK_TABLE;
+
+const _: () = assert!(
+    super::mpc_table_network::MPC_MAX_DEPTH == MPC_MAX_DEPTH
+        && super::mpc_table_network::MPC_STAGE_EMPTIES == MPC_STAGE_EMPTIES
+);
 
 /// Selectivity levels: index 0 makes no probable cuts (the search is exact at its depth).
 pub const N_SELECTIVITIES: usize = 6;
@@ -34,12 +42,14 @@ pub struct MpcModel {
     pub sigma: f32,
 }
 
-/// The model for a search of `depth` at a node with `n_empties`.
+/// The model for a search of `depth` at a node with `n_empties`, searched with a
+/// network's evaluation or not.
 #[inline]
-pub fn model(depth: u32, n_empties: u32) -> MpcModel {
+pub fn model(depth: u32, n_empties: u32, network: bool) -> MpcModel {
     let d = depth.min(MPC_MAX_DEPTH) as usize;
     let stage = (n_empties / MPC_STAGE_EMPTIES).min(MPC_TABLE[0].len() as u32 - 1) as usize;
-    let [a, b, sigma] = MPC_TABLE[d][stage];
+    let table = if network { &NETWORK_TABLE } else { &MPC_TABLE };
+    let [a, b, sigma] = table[d][stage];
     // Past the calibrated depths the error keeps growing slowly.
     let extra = depth.saturating_sub(MPC_MAX_DEPTH) as f32;
     MpcModel {
@@ -79,10 +89,14 @@ mod tests {
 
     #[test]
     fn bounds_widen_with_confidence() {
-        let m = model(8, 30);
-        let (h1, l1) = cut_bounds(m, 0, SELECTIVITY_T[5]);
-        let (h2, l2) = cut_bounds(m, 0, SELECTIVITY_T[1]);
-        assert!(h2 >= h1 && l2 <= l1);
-        assert!(h1 > 0 && l1 <= 0);
+        for network in [false, true] {
+            let m = model(8, 30, network);
+            let (h1, l1) = cut_bounds(m, 0, SELECTIVITY_T[5]);
+            let (h2, l2) = cut_bounds(m, 0, SELECTIVITY_T[1]);
+            assert!(h2 >= h1 && l2 <= l1);
+            assert!(h1 > 0 && l1 <= 0);
+        }
+        // Each evaluation has its own fitted table.
+        assert_ne!(model(8, 30, false), model(8, 30, true));
     }
 }

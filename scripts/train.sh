@@ -4,7 +4,10 @@
 # weights/othello-solver.vw (to order the exact solver's moves) from the WTHOR and Logistello
 # games, then weights/anti.vw from volte's own self-play games (written to
 # target/selfplay-anti.ggf). Rebuild afterwards to embed them.
-# Usage: scripts/train.sh [othello|anti|all]   (default all)
+# `network` fits weights/othello-network.vw, the network evaluation (an option for
+# --eval-file, not embedded) to the human games and the self-play campaign's games in
+# data/selfplay (docs/evaluation.md; the campaign grows, so a later run sees more games).
+# Usage: scripts/train.sh [othello|anti|network|all]   (default all: othello and anti)
 # Data: ../shared/data (or $VOLTE_DATA). Times on 2 cores are in the README.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,6 +36,12 @@ if [[ "$what" == othello || "$what" == all ]]; then
     ./target/release/volte train "$data/wthor" "$data/logistello" \
         --extra target/selfplay-othello-random.ggf --extra-max-empties 18 \
         --variant othello --relabel-empties 14 --ridge 64 --output weights/othello-solver.vw
+fi
+if [[ "$what" == network ]]; then
+    ./target/release/volte train "$data/wthor" "$data/logistello" \
+        --extra data/selfplay --extra-max-empties 60 --search-weight 0.5 \
+        --variant othello --relabel-empties 14 --model network --epochs 10 \
+        --output weights/othello-network.vw
 fi
 if [[ "$what" == anti || "$what" == all ]]; then
     ./target/release/volte selfplay --variant anti --games 30000 --level 6 --random-plies 10 \

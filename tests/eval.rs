@@ -339,3 +339,27 @@ fn network_files_round_trip_and_bad_ones_are_refused() {
         Err(WeightFileError::Truncated)
     ));
 }
+
+#[test]
+fn the_committed_network_loads_and_is_not_trivial() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("weights/othello-network.vw");
+    let e = Evaluator::from_options(None, Some(&path)).unwrap();
+    assert!(e.weights(Variant::Othello).is_network());
+    let mut rng = Lcg(11);
+    let states = random_states(Variant::Othello, 300, 55, &mut rng);
+    let values: std::collections::HashSet<i32> = states
+        .iter()
+        .map(|s| e.evaluate_variant(Variant::Othello, s))
+        .collect();
+    assert!(values.len() > 20, "the network gives {values:?}");
+    // The side to move holds all four corners and the centre: it is well ahead.
+    let corners = volte::board::Position {
+        player: 0x8100_0000_0000_0081 | 0x0000_0018_1800_0000,
+        opponent: 0x0000_0000_0000_7e00,
+    };
+    let s = State {
+        pos: corners,
+        ..Variant::Othello.start_state()
+    };
+    assert!(e.evaluate_variant(Variant::Othello, &s) > 10);
+}

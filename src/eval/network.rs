@@ -353,7 +353,7 @@ const CHAINS: usize = 4;
 #[inline(always)]
 unsafe fn hidden_avx2(head: &Head, acc: &[i16; WIDTH]) -> f32 {
     use std::arch::x86_64::*;
-    const _: () = assert!(HIDDEN == 16 && WIDTH.is_multiple_of(8));
+    const _: () = assert!((HIDDEN == 8 || HIDDEN == 16) && WIDTH.is_multiple_of(8));
     // SAFETY (whole body): every load and store is within the arrays named, unaligned.
     unsafe {
         let mut a = [0.0f32; WIDTH];
@@ -369,47 +369,53 @@ unsafe fn hidden_avx2(head: &Head, acc: &[i16; WIDTH]) -> f32 {
             _mm256_storeu_ps(a.as_mut_ptr().add(8 * c), _mm256_mul_ps(f, inv));
         }
         // Four chains in registers: input i goes to chain i % 4.
-        let step = |i: usize, lo: &mut __m256, hi: &mut __m256| {
+        const V: usize = HIDDEN / 8;
+        let step = |i: usize, z: &mut [__m256; V]| {
             let w = head.w1[i].as_ptr();
             let x = _mm256_set1_ps(a[i + 1]);
-            *lo = _mm256_fmadd_ps(_mm256_loadu_ps(w), x, *lo);
-            *hi = _mm256_fmadd_ps(_mm256_loadu_ps(w.add(8)), x, *hi);
+            for (k, zk) in z.iter_mut().enumerate() {
+                *zk = _mm256_fmadd_ps(_mm256_loadu_ps(w.add(8 * k)), x, *zk);
+            }
         };
-        let (mut l0, mut h0) = (
-            _mm256_loadu_ps(head.b1.as_ptr()),
-            _mm256_loadu_ps(head.b1.as_ptr().add(8)),
+        let mut c0 = [_mm256_setzero_ps(); V];
+        for (k, ck) in c0.iter_mut().enumerate() {
+            *ck = _mm256_loadu_ps(head.b1.as_ptr().add(8 * k));
+        }
+        let (mut c1, mut c2, mut c3) = (
+            [_mm256_setzero_ps(); V],
+            [_mm256_setzero_ps(); V],
+            [_mm256_setzero_ps(); V],
         );
-        let (mut l1, mut h1) = (_mm256_setzero_ps(), _mm256_setzero_ps());
-        let (mut l2, mut h2) = (l1, h1);
-        let (mut l3, mut h3) = (l1, h1);
         let mut i = 0;
         while i + 4 <= CLIPPED {
-            step(i, &mut l0, &mut h0);
-            step(i + 1, &mut l1, &mut h1);
-            step(i + 2, &mut l2, &mut h2);
-            step(i + 3, &mut l3, &mut h3);
+            step(i, &mut c0);
+            step(i + 1, &mut c1);
+            step(i + 2, &mut c2);
+            step(i + 3, &mut c3);
             i += 4;
         }
         if i < CLIPPED {
-            step(i, &mut l0, &mut h0);
+            step(i, &mut c0);
         }
         if i + 1 < CLIPPED {
-            step(i + 1, &mut l1, &mut h1);
+            step(i + 1, &mut c1);
         }
         if i + 2 < CLIPPED {
-            step(i + 2, &mut l2, &mut h2);
+            step(i + 2, &mut c2);
         }
-        let lo = [l0, l1, l2, l3];
-        let hi = [h0, h1, h2, h3];
-        let z0 = _mm256_add_ps(_mm256_add_ps(lo[0], lo[1]), _mm256_add_ps(lo[2], lo[3]));
-        let z1 = _mm256_add_ps(_mm256_add_ps(hi[0], hi[1]), _mm256_add_ps(hi[2], hi[3]));
         let zero = _mm256_setzero_ps();
-        let t0 = _mm256_mul_ps(_mm256_max_ps(z0, zero), _mm256_loadu_ps(head.w2.as_ptr()));
-        let t1 = _mm256_mul_ps(
-            _mm256_max_ps(z1, zero),
-            _mm256_loadu_ps(head.w2.as_ptr().add(8)),
-        );
-        let u = _mm256_add_ps(t0, t1);
+        let mut t = [zero; V];
+        for k in 0..V {
+            let z = _mm256_add_ps(_mm256_add_ps(c0[k], c1[k]), _mm256_add_ps(c2[k], c3[k]));
+            let w2 = _mm256_loadu_ps(head.w2.as_ptr().add(8 * k));
+            t[k] = _mm256_mul_ps(_mm256_max_ps(z, zero), w2);
+        }
+        // The tree: with 16 units, t[o] + t[o + 8] first.
+        let u = if V == 2 {
+            _mm256_add_ps(t[0], t[V - 1])
+        } else {
+            t[0]
+        };
         let v = _mm_add_ps(_mm256_castps256_ps128(u), _mm256_extractf128_ps(u, 1));
         let w = _mm_add_ps(v, _mm_movehl_ps(v, v));
         let x = _mm_add_ss(w, _mm_shuffle_ps(w, w, 1));

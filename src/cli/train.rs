@@ -93,7 +93,7 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..))]
     pub batch: u32,
     /// Adam's step size at the start; it falls linearly to a tenth (network).
-    #[arg(long, default_value_t = 2e-3)]
+    #[arg(long, default_value_t = 2e-3, value_parser = step_size)]
     pub learning_rate: f32,
 }
 
@@ -224,6 +224,17 @@ pub fn run(args: TrainArgs) -> Result<()> {
         );
     }
     Ok(())
+}
+
+fn step_size(text: &str) -> Result<f32, String> {
+    let v: f32 = text
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number"))?;
+    if v.is_finite() && v > 0.0 && v <= 1.0 {
+        Ok(v)
+    } else {
+        Err(format!("{v} is not a step size above 0 and at most 1"))
+    }
 }
 
 fn share(text: &str) -> Result<f64, String> {

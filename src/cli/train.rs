@@ -80,7 +80,7 @@ pub struct TrainArgs {
     #[arg(long, short)]
     pub threads: Option<usize>,
     /// What to fit: `linear` pattern tables, one per stage (solved exactly by stage), or a
-    /// `network` over the same features (rows of 32 values summed, small heads per phase
+    /// `network` over the same features (rows of 16 values summed, small heads per phase
     /// of four empties; fitted by Adam, docs/evaluation.md). --ridge, --window and
     /// --iterations are the linear fit's; --epochs, --batch and --learning-rate the
     /// network's.

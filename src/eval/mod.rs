@@ -271,19 +271,7 @@ impl Evaluator {
         square: u8,
         moves: u64,
     ) -> i32 {
-        debug_assert_eq!(moves, R::position(child).legal_moves());
-        let pos = R::position(child);
-        let their_moves = pos.opponent_moves();
-        if moves == 0 && their_moves == 0 {
-            return R::final_score(child);
-        }
-        // The child's side to move is the parent's opponent, less the flipped discs.
-        let flipped = base.opponent ^ pos.player;
-        let idx = base.indices.child(square, flipped);
-        debug_assert_eq!(idx, pattern::Indices::of(pos.player, pos.opponent));
-        let sum =
-            self.tables[R::VARIANT as usize].sum_indexed(&idx, pos.n_empties(), moves, their_moves);
-        round_scaled(sum, pattern::SCALE).clamp(-EVAL_MAX, EVAL_MAX)
+        child_value::<R>(&self.tables, base, child, square, moves)
     }
 
     /// [`Evaluator::evaluate_child`] with the weights that order moves: the same value
@@ -297,20 +285,7 @@ impl Evaluator {
         square: u8,
         moves: u64,
     ) -> i32 {
-        let pos = R::position(child);
-        let their_moves = pos.opponent_moves();
-        if moves == 0 && their_moves == 0 {
-            return R::final_score(child);
-        }
-        let flipped = base.opponent ^ pos.player;
-        let idx = base.indices.child(square, flipped);
-        let sum = self.ordering[R::VARIANT as usize].sum_indexed(
-            &idx,
-            pos.n_empties(),
-            moves,
-            their_moves,
-        );
-        round_scaled(sum, pattern::SCALE).clamp(-EVAL_MAX, EVAL_MAX)
+        child_value::<R>(&self.ordering, base, child, square, moves)
     }
 
     #[inline]
@@ -345,6 +320,30 @@ impl Evaluator {
 pub struct ChildrenBase {
     indices: pattern::Indices,
     opponent: u64,
+}
+
+/// The value by `tables` of `child`, the position after the side to move of the parent
+/// whose `base` this is played `square`, its pattern indices updated from the parent's.
+#[inline(always)]
+fn child_value<R: Rules>(
+    tables: &[Arc<PatternWeights>; 3],
+    base: &ChildrenBase,
+    child: &R::S,
+    square: u8,
+    moves: u64,
+) -> i32 {
+    debug_assert_eq!(moves, R::position(child).legal_moves());
+    let pos = R::position(child);
+    let their_moves = pos.opponent_moves();
+    if moves == 0 && their_moves == 0 {
+        return R::final_score(child);
+    }
+    // The child's side to move is the parent's opponent, less the flipped discs.
+    let flipped = base.opponent ^ pos.player;
+    let idx = base.indices.child(square, flipped);
+    debug_assert_eq!(idx, pattern::Indices::of(pos.player, pos.opponent));
+    let sum = tables[R::VARIANT as usize].sum_indexed(&idx, pos.n_empties(), moves, their_moves);
+    round_scaled(sum, pattern::SCALE).clamp(-EVAL_MAX, EVAL_MAX)
 }
 
 /// Both sides' legal moves on the board of `s`, or `None` when the game is over (in

@@ -761,29 +761,30 @@ mod tests {
         assert!(worst < 0.01, "worst residual {worst}");
     }
 
+    /// A game of pseudo-random moves.
+    fn random_game(seed: u64) -> Game {
+        let mut x = seed | 1;
+        let mut game = Game::new(Variant::Othello);
+        while !game.is_over() {
+            if !game.pass_if_forced() {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let moves = game.legal_moves();
+                let k = (x % u64::from(moves.count_ones())) as usize;
+                let sq = crate::bitboard::Bits(moves).nth(k).unwrap();
+                game.play(crate::square::Move::Play(
+                    crate::square::Square::from_index(sq),
+                ))
+                .unwrap();
+            }
+        }
+        game
+    }
+
     #[test]
     fn extra_games_give_only_their_positions_near_the_end_and_are_never_held_out() {
-        // Games of pseudo-random moves.
-        let game = |seed: u64| {
-            let mut x = seed | 1;
-            let mut game = Game::new(Variant::Othello);
-            while !game.is_over() {
-                if !game.pass_if_forced() {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    let moves = game.legal_moves();
-                    let k = (x % u64::from(moves.count_ones())) as usize;
-                    let sq = crate::bitboard::Bits(moves).nth(k).unwrap();
-                    game.play(crate::square::Move::Play(
-                        crate::square::Square::from_index(sq),
-                    ))
-                    .unwrap();
-                }
-            }
-            game
-        };
-        let games: Vec<Game> = (1..=40).map(game).collect();
+        let games: Vec<Game> = (1..=40).map(random_game).collect();
         let options = TrainOptions {
             relabel_empties: 0,
             test_every: 3,
@@ -826,26 +827,7 @@ mod tests {
 
     #[test]
     fn a_network_learns_the_training_positions() {
-        let game = |seed: u64| {
-            let mut x = seed | 1;
-            let mut game = Game::new(Variant::Othello);
-            while !game.is_over() {
-                if !game.pass_if_forced() {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    let moves = game.legal_moves();
-                    let k = (x % u64::from(moves.count_ones())) as usize;
-                    let sq = crate::bitboard::Bits(moves).nth(k).unwrap();
-                    game.play(crate::square::Move::Play(
-                        crate::square::Square::from_index(sq),
-                    ))
-                    .unwrap();
-                }
-            }
-            game
-        };
-        let games: Vec<Game> = (1..=300).map(game).collect();
+        let games: Vec<Game> = (1..=300).map(random_game).collect();
         let options = TrainOptions {
             relabel_empties: 0,
             test_every: 10,

@@ -251,7 +251,8 @@ fn random_network(seed: u64) -> PatternWeights {
     for v in net.bias.0.iter_mut().skip(1) {
         *v = 60;
     }
-    for h in net.heads.iter_mut() {
+    let mut heads = net.heads().to_vec();
+    for h in heads.iter_mut() {
         for w in h.w1.iter_mut().flatten() {
             *w = unit();
         }
@@ -262,6 +263,7 @@ fn random_network(seed: u64) -> PatternWeights {
         h.b2 = unit();
         h.linear = unit();
     }
+    net.set_heads(heads);
     PatternWeights::network(Variant::Othello, net)
 }
 

@@ -16,8 +16,9 @@
 //! The rows are shared by all phases (each row learns from every stage's positions) and
 //! by the instances of a pattern, and the configurations that a pattern's own symmetry maps
 //! onto each other share a row, so the eight images of a position evaluate the same, as
-//! in the pattern evaluation. The rows are quantised to 1/[`QA`]; the heads are kept in
-//! `f32` (they are a small part of the time).
+//! in the pattern evaluation. The rows are quantised to 1/[`QA`]. The heads are stored in
+//! `f32`; their hidden layer runs in 16-bit weights summed exactly in i32 ([`IntHead`],
+//! with AVX2 a `madd` per pair of lanes), the output in `f32`.
 //!
 //! File format (`VOLTENET`), all little-endian: magic, format version (u32), pattern-set
 //! id (u32), variant (u8), width, hidden, buckets (u8 each), rows (u32), then
@@ -87,7 +88,10 @@ pub struct Network {
     /// One row per active weight of the pattern evaluation ([`N_WEIGHTS`]).
     pub rows: Box<[Row; N_WEIGHTS]>,
     pub bias: Row,
-    pub heads: Vec<Head>,
+    /// The heads as read and written ([`Network::set_heads`]).
+    heads: Vec<Head>,
+    /// The same heads in integers, as the evaluation runs them.
+    fast: Vec<IntHead>,
 }
 
 impl std::fmt::Debug for Network {
@@ -106,7 +110,20 @@ impl Network {
                 .expect("N_WEIGHTS rows"),
             bias: ZERO_ROW,
             heads: vec![Head::default(); BUCKETS],
+            fast: vec![IntHead::new(&Head::default()); BUCKETS],
         }
+    }
+
+    /// The heads, one per phase.
+    pub fn heads(&self) -> &[Head] {
+        &self.heads
+    }
+
+    /// Sets the heads ([`BUCKETS`] of them) and their integer form.
+    pub fn set_heads(&mut self, heads: Vec<Head>) {
+        assert_eq!(heads.len(), BUCKETS);
+        self.fast = heads.iter().map(IntHead::new).collect();
+        self.heads = heads;
     }
 
     #[inline(always)]
@@ -119,8 +136,10 @@ impl Network {
     /// The value, in 1/SCALE disc, of the accumulator `acc` at `n_empties`.
     #[inline]
     fn head_value(&self, acc: &[i16; WIDTH], n_empties: u32) -> i32 {
-        let head = &self.heads[bucket(n_empties)];
-        let out = (head.b2 + head.linear * (f32::from(acc[0]) * INV_QA)) + hidden(head, acc);
+        let b = bucket(n_empties);
+        let head = &self.heads[b];
+        let out =
+            (head.b2 + head.linear * (f32::from(acc[0]) * INV_QA)) + hidden(&self.fast[b], acc);
         (out * OUTPUT_DISCS * SCALE as f32).round() as i32
     }
 
@@ -259,11 +278,11 @@ impl Network {
                 h
             })
             .collect();
-        Network {
-            rows: table,
-            bias,
-            heads,
-        }
+        let mut net = Network::zeros();
+        net.rows = table;
+        net.bias = bias;
+        net.set_heads(heads);
+        net
     }
 }
 
@@ -280,57 +299,88 @@ const INSTANCE_OFFSETS: [usize; N_INSTANCES] = {
     out
 };
 
-/// The hidden layer's part of the output, `sum_o w2[o] max(z[o], 0)`, with
-/// `z[o] = b1[o] + sum_i w1[i][o] a[i]` and `a[i]` lane `i + 1` of `acc` clipped to
-/// `[0, QA]` and scaled by `1/QA`. The output's terms are added pairwise as a tree
-/// (`t[o] + t[o + 8]`, then `+ 4`, `+ 2`, `+ 1`). The sum over `i`
-/// runs as four chains (inputs `i` with `i % 4 = c`, chain 0 starting from `b1`), added
-/// as `(p0 + p1) + (p2 + p3)`, so that the vector version is not held up by the latency
-/// of one long chain; it does the same operations (fused multiply-adds, which round
-/// once: `f32::mul_add` where the processor has none) in the same order, so both give
-/// the same values.
+/// A head's hidden layer in integers: the clipped lanes (`[0, QA]`) times 16-bit weights
+/// `w1 * 2^shift`, summed exactly in i32 with the bias `b1 * QA * 2^shift`; the output
+/// weights are scaled back (`w2 / (QA * 2^shift)`, exact: a power of two). `shift` is the
+/// largest (at most 14) that keeps every weight within i16, so the weights keep at least
+/// 15 bits; the sum cannot overflow (16 lanes of at most `QA * 32767`).
+#[derive(Clone, Debug, PartialEq)]
+struct IntHead {
+    /// For each pair of lanes `(2j, 2j + 1)` (lane 0, the linear one, weighs 0), the
+    /// weights to the hidden units `0..8`, then `8..16`, interleaved:
+    /// `[w(2j, o), w(2j + 1, o)]` for each unit `o`, as `madd` wants them.
+    w1: [[i16; 2 * HIDDEN]; WIDTH / 2],
+    b1: [i32; HIDDEN],
+    w2: [f32; HIDDEN],
+}
+
+const _: () = assert!(HIDDEN == 16 && WIDTH == 16);
+
+impl IntHead {
+    fn new(head: &Head) -> IntHead {
+        let largest = head.w1.iter().flatten().fold(0.0f32, |m, w| m.max(w.abs()));
+        let mut shift = 14;
+        while shift > 0 && largest * (1u32 << shift) as f32 > 32767.0 {
+            shift -= 1;
+        }
+        let scale = (1u32 << shift) as f32;
+        let weight = |lane: usize, o: usize| -> i16 {
+            if lane == 0 {
+                0
+            } else {
+                (head.w1[lane - 1][o] * scale)
+                    .round()
+                    .clamp(-32767.0, 32767.0) as i16
+            }
+        };
+        let mut w1 = [[0i16; 2 * HIDDEN]; WIDTH / 2];
+        for (j, pair) in w1.iter_mut().enumerate() {
+            for o in 0..HIDDEN {
+                pair[2 * o] = weight(2 * j, o);
+                pair[2 * o + 1] = weight(2 * j + 1, o);
+            }
+        }
+        let unit = QA as f32 * scale;
+        IntHead {
+            w1,
+            b1: head
+                .b1
+                .map(|b| (f64::from(b) * f64::from(unit)).round().clamp(-1e9, 1e9) as i32),
+            w2: head.w2.map(|w| w / unit),
+        }
+    }
+}
+
+/// The hidden layer's part of the output, `sum_o w2[o] max(z[o], 0)` with
+/// `z[o] = b1[o] + sum_i w1[i][o] a[i]`, `a[i]` lane `i` of `acc` clipped to `[0, QA]`
+/// ([`IntHead`]). The terms `max(z[o], 0) * w2[o]` (f32) are added pairwise as a tree
+/// (`t[o] + t[o + 8]`, then `+ 4`, `+ 2`, `+ 1`); the vector version does the same
+/// operations in the same order, so every build gives the same values.
 #[inline(always)]
-fn hidden(head: &Head, acc: &[i16; WIDTH]) -> f32 {
-    #[cfg(all(
-        target_arch = "x86_64",
-        target_feature = "avx2",
-        target_feature = "fma"
-    ))]
+fn hidden(head: &IntHead, acc: &[i16; WIDTH]) -> f32 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
     {
-        // SAFETY: AVX2 and FMA are enabled at compile time.
+        // SAFETY: AVX2 is enabled at compile time.
         unsafe { hidden_avx2(head, acc) }
     }
-    #[cfg(not(all(
-        target_arch = "x86_64",
-        target_feature = "avx2",
-        target_feature = "fma"
-    )))]
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
     hidden_portable(head, acc)
 }
 
 #[cfg_attr(
-    all(
-        target_arch = "x86_64",
-        target_feature = "avx2",
-        target_feature = "fma",
-        not(test)
-    ),
+    all(target_arch = "x86_64", target_feature = "avx2", not(test)),
     allow(dead_code)
 )]
 #[inline(always)]
-fn hidden_portable(head: &Head, acc: &[i16; WIDTH]) -> f32 {
-    let mut p = [[0.0f32; HIDDEN]; CHAINS];
-    p[0] = head.b1;
-    for (i, (w, &v)) in head.w1.iter().zip(&acc[1..]).enumerate() {
-        let x = f32::from(v.clamp(0, QA as i16)) * INV_QA;
-        for (zo, &wo) in p[i % CHAINS].iter_mut().zip(w) {
-            *zo = wo.mul_add(x, *zo);
-        }
-    }
+fn hidden_portable(head: &IntHead, acc: &[i16; WIDTH]) -> f32 {
+    let a = acc.map(|v| i32::from(v.clamp(0, QA as i16)));
     let mut t = [0.0f32; HIDDEN];
     for (o, x) in t.iter_mut().enumerate() {
-        let z = (p[0][o] + p[1][o]) + (p[2][o] + p[3][o]);
-        *x = z.max(0.0) * head.w2[o];
+        let mut z = head.b1[o];
+        for (j, pair) in head.w1.iter().enumerate() {
+            z += a[2 * j] * i32::from(pair[2 * o]) + a[2 * j + 1] * i32::from(pair[2 * o + 1]);
+        }
+        *x = z.max(0) as f32 * head.w2[o];
     }
     let mut half = HIDDEN / 2;
     while half > 0 {
@@ -342,80 +392,37 @@ fn hidden_portable(head: &Head, acc: &[i16; WIDTH]) -> f32 {
     t[0]
 }
 
-/// Independent chains of the hidden layer's sums ([`hidden`]).
-const CHAINS: usize = 4;
-
-#[cfg(all(
-    target_arch = "x86_64",
-    target_feature = "avx2",
-    target_feature = "fma"
-))]
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
 #[inline(always)]
-unsafe fn hidden_avx2(head: &Head, acc: &[i16; WIDTH]) -> f32 {
+unsafe fn hidden_avx2(head: &IntHead, acc: &[i16; WIDTH]) -> f32 {
     use std::arch::x86_64::*;
-    const _: () = assert!((HIDDEN == 8 || HIDDEN == 16) && WIDTH.is_multiple_of(8));
-    // SAFETY (whole body): every load and store is within the arrays named, unaligned.
+    // SAFETY (whole body): every load is within the arrays named, unaligned.
     unsafe {
-        let mut a = [0.0f32; WIDTH];
-        let (zero, top, inv) = (
-            _mm_setzero_si128(),
-            _mm_set1_epi16(QA as i16),
-            _mm256_set1_ps(INV_QA),
+        let x = _mm256_loadu_si256(acc.as_ptr() as *const __m256i);
+        let x = _mm256_max_epi16(
+            _mm256_min_epi16(x, _mm256_set1_epi16(QA as i16)),
+            _mm256_setzero_si256(),
         );
-        for c in 0..WIDTH / 8 {
-            let v = _mm_loadu_si128(acc.as_ptr().add(8 * c) as *const __m128i);
-            let v = _mm_max_epi16(_mm_min_epi16(v, top), zero);
-            let f = _mm256_cvtepi32_ps(_mm256_cvtepi16_epi32(v));
-            _mm256_storeu_ps(a.as_mut_ptr().add(8 * c), _mm256_mul_ps(f, inv));
+        let mut z0 = _mm256_loadu_si256(head.b1.as_ptr() as *const __m256i);
+        let mut z1 = _mm256_loadu_si256(head.b1.as_ptr().add(8) as *const __m256i);
+        for (j, pair) in head.w1.iter().enumerate() {
+            // Lanes 2j and 2j + 1 in every 32-bit lane.
+            let xj = _mm256_permutevar8x32_epi32(x, _mm256_set1_epi32(j as i32));
+            let w = pair.as_ptr() as *const __m256i;
+            z0 = _mm256_add_epi32(z0, _mm256_madd_epi16(xj, _mm256_loadu_si256(w)));
+            z1 = _mm256_add_epi32(z1, _mm256_madd_epi16(xj, _mm256_loadu_si256(w.add(1))));
         }
-        // Four chains in registers: input i goes to chain i % 4.
-        const V: usize = HIDDEN / 8;
-        let step = |i: usize, z: &mut [__m256; V]| {
-            let w = head.w1[i].as_ptr();
-            let x = _mm256_set1_ps(a[i + 1]);
-            for (k, zk) in z.iter_mut().enumerate() {
-                *zk = _mm256_fmadd_ps(_mm256_loadu_ps(w.add(8 * k)), x, *zk);
-            }
-        };
-        let mut c0 = [_mm256_setzero_ps(); V];
-        for (k, ck) in c0.iter_mut().enumerate() {
-            *ck = _mm256_loadu_ps(head.b1.as_ptr().add(8 * k));
-        }
-        let (mut c1, mut c2, mut c3) = (
-            [_mm256_setzero_ps(); V],
-            [_mm256_setzero_ps(); V],
-            [_mm256_setzero_ps(); V],
+        let zero = _mm256_setzero_si256();
+        let t0 = _mm256_mul_ps(
+            _mm256_cvtepi32_ps(_mm256_max_epi32(z0, zero)),
+            _mm256_loadu_ps(head.w2.as_ptr()),
         );
-        let mut i = 0;
-        while i + 4 <= CLIPPED {
-            step(i, &mut c0);
-            step(i + 1, &mut c1);
-            step(i + 2, &mut c2);
-            step(i + 3, &mut c3);
-            i += 4;
-        }
-        if i < CLIPPED {
-            step(i, &mut c0);
-        }
-        if i + 1 < CLIPPED {
-            step(i + 1, &mut c1);
-        }
-        if i + 2 < CLIPPED {
-            step(i + 2, &mut c2);
-        }
-        let zero = _mm256_setzero_ps();
-        let mut t = [zero; V];
-        for k in 0..V {
-            let z = _mm256_add_ps(_mm256_add_ps(c0[k], c1[k]), _mm256_add_ps(c2[k], c3[k]));
-            let w2 = _mm256_loadu_ps(head.w2.as_ptr().add(8 * k));
-            t[k] = _mm256_mul_ps(_mm256_max_ps(z, zero), w2);
-        }
-        // The tree: with 16 units, t[o] + t[o + 8] first.
-        let u = if V == 2 {
-            _mm256_add_ps(t[0], t[V - 1])
-        } else {
-            t[0]
-        };
+        let t1 = _mm256_mul_ps(
+            _mm256_cvtepi32_ps(_mm256_max_epi32(z1, zero)),
+            _mm256_loadu_ps(head.w2.as_ptr().add(8)),
+        );
+        // The tree: t[o] + t[o + 8], then + 4, + 2, + 1.
+        let u = _mm256_add_ps(t0, t1);
         let v = _mm_add_ps(_mm256_castps256_ps128(u), _mm256_extractf128_ps(u, 1));
         let w = _mm_add_ps(v, _mm_movehl_ps(v, v));
         let x = _mm_add_ss(w, _mm_shuffle_ps(w, w, 1));
@@ -444,17 +451,39 @@ mod tests {
             seed ^= seed << 17;
             seed
         };
-        for _ in 0..200 {
+        let mut values = std::collections::HashSet::new();
+        for k in 0..200 {
             let mut head = Head::default();
-            let values = head.w1.iter_mut().flatten();
-            for w in values.chain(head.b1.iter_mut()).chain(head.w2.iter_mut()) {
-                *w = (next() % 20_001) as f32 / 10_000.0 - 1.0;
+            // Weights of every size, so every shift is taken.
+            let size = [0.001, 1.0, 3.0, 40.0][k % 4];
+            let values_mut = head.w1.iter_mut().flatten();
+            for w in values_mut
+                .chain(head.b1.iter_mut())
+                .chain(head.w2.iter_mut())
+            {
+                *w = ((next() % 20_001) as f32 / 10_000.0 - 1.0) * size;
             }
+            let fast = IntHead::new(&head);
             let acc: [i16; WIDTH] = std::array::from_fn(|_| (next() % 400) as i16 - 100);
-            assert_eq!(
-                hidden(&head, &acc).to_bits(),
-                hidden_portable(&head, &acc).to_bits()
+            let h = hidden(&fast, &acc);
+            assert_eq!(h.to_bits(), hidden_portable(&fast, &acc).to_bits());
+            values.insert(h.to_bits());
+            // The integers stand for the float head within rounding.
+            let mut exact = 0.0f64;
+            for o in 0..HIDDEN {
+                let mut z = f64::from(head.b1[o]);
+                for (w, &v) in head.w1.iter().zip(&acc[1..]) {
+                    let a = f64::from(v.clamp(0, QA as i16)) / f64::from(QA);
+                    z += f64::from(w[o]) * a;
+                }
+                exact += z.max(0.0) * f64::from(head.w2[o]);
+            }
+            let tolerance = 1e-3 * f64::from(size * size).max(1.0) * 16.0;
+            assert!(
+                (f64::from(h) - exact).abs() <= tolerance,
+                "{h} against {exact}"
             );
         }
+        assert!(values.len() > 150);
     }
 }

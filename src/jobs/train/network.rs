@@ -212,7 +212,8 @@ impl Model {
             *v = q(self.dense[k]);
         }
         net.bias = bias;
-        for (b, head) in net.heads.iter_mut().enumerate() {
+        let mut heads = vec![Head::default(); BUCKETS];
+        for (b, head) in heads.iter_mut().enumerate() {
             let h = &self.dense[WIDTH + b * HEAD_PARAMS..WIDTH + (b + 1) * HEAD_PARAMS];
             let mut out = Head::default();
             for (i, w) in out.w1.iter_mut().enumerate() {
@@ -226,6 +227,7 @@ impl Model {
             out.linear = h[HEAD_PARAMS - 1];
             *head = out;
         }
+        net.set_heads(heads);
         net
     }
 }

@@ -136,11 +136,9 @@ impl Network {
     /// The value, in 1/SCALE disc, of the accumulator `acc` at `n_empties`.
     #[inline]
     fn head_value(&self, acc: &[i16; WIDTH], n_empties: u32) -> i32 {
-        let b = bucket(n_empties);
-        let head = &self.heads[b];
-        let out =
-            (head.b2 + head.linear * (f32::from(acc[0]) * INV_QA)) + hidden(&self.fast[b], acc);
-        (out * OUTPUT_DISCS * SCALE as f32).round() as i32
+        let head = &self.fast[bucket(n_empties)];
+        let out = (head.b2 + head.linear * f32::from(acc[0])) + hidden(head, acc);
+        out.round_ties_even() as i32
     }
 
     /// The evaluation, in 1/SCALE disc, of the position whose active weights (indices in
@@ -168,17 +166,42 @@ impl Network {
         my_moves: u64,
         their_moves: u64,
     ) -> i32 {
-        let lanes = idx.lanes();
-        let mut features = [0usize; N_ACTIVE];
-        for k in 0..N_INSTANCES {
-            features[k] = INSTANCE_OFFSETS[k] + lanes[k] as usize;
-        }
-        features[N_INSTANCES..].copy_from_slice(&pattern::extra_features(
-            n_empties,
-            my_moves,
-            their_moves,
-        ));
-        let acc = self.accumulate(&features);
+        let extra = pattern::extra_features(n_empties, my_moves, their_moves);
+        #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+        // SAFETY: AVX2 is enabled at compile time; every row is a whole aligned row.
+        let acc = unsafe {
+            use std::arch::x86_64::*;
+            let lanes = idx.lanes();
+            let row = |i: usize| _mm256_load_si256(self.row(i).0.as_ptr() as *const __m256i);
+            // The 46 instances unrolled (constant offsets) into two sums, so that the
+            // additions do not wait on each other; i16 wrapping sums in any order agree.
+            let mut a = row(extra[0]);
+            let mut b = row(extra[1]);
+            a = _mm256_add_epi16(a, row(extra[2]));
+            b = _mm256_add_epi16(b, _mm256_load_si256(self.bias.0.as_ptr() as *const __m256i));
+            macro_rules! instances {
+                ($($k:literal $l:literal)*) => {$(
+                    a = _mm256_add_epi16(a, row(INSTANCE_OFFSETS[$k] + lanes[$k] as usize));
+                    b = _mm256_add_epi16(b, row(INSTANCE_OFFSETS[$l] + lanes[$l] as usize));
+                )*};
+            }
+            const _: () = assert!(N_INSTANCES == 46);
+            instances!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27
+                28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45);
+            let mut acc = [0i16; WIDTH];
+            _mm256_storeu_si256(acc.as_mut_ptr() as *mut __m256i, _mm256_add_epi16(a, b));
+            acc
+        };
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
+        let acc = {
+            let lanes = idx.lanes();
+            let mut features = [0usize; N_ACTIVE];
+            for k in 0..N_INSTANCES {
+                features[k] = INSTANCE_OFFSETS[k] + lanes[k] as usize;
+            }
+            features[N_INSTANCES..].copy_from_slice(&extra);
+            self.accumulate(&features)
+        };
         self.head_value(&acc, n_empties)
     }
 
@@ -311,7 +334,12 @@ struct IntHead {
     /// `[w(2j, o), w(2j + 1, o)]` for each unit `o`, as `madd` wants them.
     w1: [[i16; 2 * HIDDEN]; WIDTH / 2],
     b1: [i32; HIDDEN],
+    /// The output weights, in 1/SCALE disc a unit of the integer sums.
     w2: [f32; HIDDEN],
+    /// The output bias, in 1/SCALE disc.
+    b2: f32,
+    /// The linear lane's weight, in 1/SCALE disc a unit of the lane.
+    linear: f32,
 }
 
 const _: () = assert!(HIDDEN == 16 && WIDTH == 16);
@@ -341,17 +369,20 @@ impl IntHead {
             }
         }
         let unit = QA as f32 * scale;
+        let out = OUTPUT_DISCS * SCALE as f32;
         IntHead {
             w1,
             b1: head
                 .b1
                 .map(|b| (f64::from(b) * f64::from(unit)).round().clamp(-1e9, 1e9) as i32),
-            w2: head.w2.map(|w| w / unit),
+            w2: head.w2.map(|w| w / unit * out),
+            b2: head.b2 * out,
+            linear: head.linear * INV_QA * out,
         }
     }
 }
 
-/// The hidden layer's part of the output, `sum_o w2[o] max(z[o], 0)` with
+/// The hidden layer's part of the output (1/SCALE disc), `sum_o w2[o] max(z[o], 0)` with
 /// `z[o] = b1[o] + sum_i w1[i][o] a[i]`, `a[i]` lane `i` of `acc` clipped to `[0, QA]`
 /// ([`IntHead`]). The terms `max(z[o], 0) * w2[o]` (f32) are added pairwise as a tree
 /// (`t[o] + t[o + 8]`, then `+ 4`, `+ 2`, `+ 1`); the vector version does the same
@@ -403,15 +434,23 @@ unsafe fn hidden_avx2(head: &IntHead, acc: &[i16; WIDTH]) -> f32 {
             _mm256_min_epi16(x, _mm256_set1_epi16(QA as i16)),
             _mm256_setzero_si256(),
         );
+        // Two chains for each half of the units (even and odd pairs), so that the
+        // multiply-adds do not wait on each other.
         let mut z0 = _mm256_loadu_si256(head.b1.as_ptr() as *const __m256i);
         let mut z1 = _mm256_loadu_si256(head.b1.as_ptr().add(8) as *const __m256i);
-        for (j, pair) in head.w1.iter().enumerate() {
-            // Lanes 2j and 2j + 1 in every 32-bit lane.
+        let (mut y0, mut y1) = (_mm256_setzero_si256(), _mm256_setzero_si256());
+        for j in (0..WIDTH / 2).step_by(2) {
+            // Lanes 2j and 2j + 1 in every 32-bit lane, then 2j + 2 and 2j + 3.
             let xj = _mm256_permutevar8x32_epi32(x, _mm256_set1_epi32(j as i32));
-            let w = pair.as_ptr() as *const __m256i;
+            let xk = _mm256_permutevar8x32_epi32(x, _mm256_set1_epi32(j as i32 + 1));
+            let w = head.w1[j].as_ptr() as *const __m256i;
+            let v = head.w1[j + 1].as_ptr() as *const __m256i;
             z0 = _mm256_add_epi32(z0, _mm256_madd_epi16(xj, _mm256_loadu_si256(w)));
             z1 = _mm256_add_epi32(z1, _mm256_madd_epi16(xj, _mm256_loadu_si256(w.add(1))));
+            y0 = _mm256_add_epi32(y0, _mm256_madd_epi16(xk, _mm256_loadu_si256(v)));
+            y1 = _mm256_add_epi32(y1, _mm256_madd_epi16(xk, _mm256_loadu_si256(v.add(1))));
         }
+        let (z0, z1) = (_mm256_add_epi32(z0, y0), _mm256_add_epi32(z1, y1));
         let zero = _mm256_setzero_si256();
         let t0 = _mm256_mul_ps(
             _mm256_cvtepi32_ps(_mm256_max_epi32(z0, zero)),
@@ -478,7 +517,8 @@ mod tests {
                 }
                 exact += z.max(0.0) * f64::from(head.w2[o]);
             }
-            let tolerance = 1e-3 * f64::from(size * size).max(1.0) * 16.0;
+            let exact = exact * f64::from(OUTPUT_DISCS) * f64::from(SCALE);
+            let tolerance = 1e-3 * f64::from(size * size).max(1.0) * 16.0 * f64::from(SCALE) * 16.0;
             assert!(
                 (f64::from(h) - exact).abs() <= tolerance,
                 "{h} against {exact}"

@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
 # The self-play data campaign (docs/data.md): volte plays games for training, one core, in
-# the background, across sessions. The games are numbered; shard K of 60 is games
-# 50,000*(K-1)+1 to 50,000*K, written to data/selfplay/othello-l10-s59-KK.vgames. The script
-# resumes the first shard that is not full (a killed run loses at most the block of 256
-# games it was playing), then goes on to the next. Progress goes to target/campaign.log.
+# the background, across sessions. Two generations of games, each numbered and cut into
+# shards of 50,000 (shard K holds games 50,000*(K-1)+1 to 50,000*K):
+#   1: level 10, perfect from 20 empties, seed 59: data/selfplay/othello-l10-s59-KK.vgames
+#      (60 shards; about 0.25 s a game, most of it solving the 20 empties);
+#   2: level 8, perfect from 14 empties, seed 61: data/selfplay/othello-l8-s61-KK.vgames
+#      (40 shards; about 0.04 s a game), the default: the network learns more from many
+#      such games than from fewer deeper ones (docs/evaluation.md).
+# Both open with 10 to 30 random plies and are played by the shipped weights. The script
+# resumes the first shard of the generation that is not full (a killed run loses at most
+# the block of 256 games it was playing), then goes on to the next. Progress goes to
+# target/campaign.log.
 #
-# Usage: scripts/campaign.sh [first-shard]      (stop it with: scripts/campaign.sh stop)
+# Usage: scripts/campaign.sh [generation] [first-shard]   (stop it: scripts/campaign.sh stop)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = stop ]; then
@@ -22,12 +29,21 @@ if ! flock -n 9; then
     echo "campaign: already running (target/campaign.lock is held)" >&2
     exit 1
 fi
+generation="${1:-2}"
+case "$generation" in
+    1) prefix=othello-l10-s59 level=10 solve=20 seed=59 shards=60 ;;
+    2) prefix=othello-l8-s61 level=8 solve=14 seed=61 shards=40 ;;
+    *)
+        echo "campaign: unknown generation '$generation' (1 or 2)" >&2
+        exit 1
+        ;;
+esac
 cargo build --release --quiet
 mkdir -p data/selfplay target
 # The games depend on the weights that play them: a generation keeps its weights. The first
 # run records them; a later run with other weights stops instead of mixing generations
 # (start a new generation: another seed and file prefix).
-weights=data/selfplay/othello-l10-s59.weights
+weights="data/selfplay/$prefix.weights"
 sums="$(sha256sum weights/othello.vw weights/othello-solver.vw)"
 if [ ! -f "$weights" ]; then
     printf '%s\n' "$sums" > "$weights"
@@ -39,13 +55,12 @@ fi
 # A copy of the binary, so that rebuilding volte meanwhile does not touch the running one.
 cp target/release/volte target/campaign-volte
 echo $$ > target/campaign.pid
-shards=60
 games=$((shards * 50000))
-first="${1:-1}"
+first="${2:-1}"
 for ((k = first; k <= shards; k++)); do
-    out=$(printf "data/selfplay/othello-l10-s59-%02d.vgames" "$k")
-    echo "$(date -u +%FT%TZ) shard $k/$shards -> $out" >> target/campaign.log
+    out=$(printf "data/selfplay/%s-%02d.vgames" "$prefix" "$k")
+    echo "$(date -u +%FT%TZ) generation $generation, shard $k/$shards -> $out" >> target/campaign.log
     nice -n 10 target/campaign-volte selfplay --variant othello --games "$games" --shard "$k/$shards" \
-        --level 10 --solve-empties 20 --random-plies 10-30 --epsilon 0 --seed 59 --threads 1 \
-        --output "$out" >> target/campaign.log 2>&1
+        --level "$level" --solve-empties "$solve" --random-plies 10-30 --epsilon 0 --seed "$seed" \
+        --threads 1 --output "$out" >> target/campaign.log 2>&1
 done

@@ -284,7 +284,7 @@ impl Network {
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]));
         let mut next = || f32s.next().expect("sized");
-        let heads = (0..BUCKETS)
+        let heads: Vec<Head> = (0..BUCKETS)
             .map(|_| {
                 let mut h = Head::default();
                 for v in h.w1.iter_mut().flatten() {
@@ -301,11 +301,12 @@ impl Network {
                 h
             })
             .collect();
-        let mut net = Network::zeros();
-        net.rows = table;
-        net.bias = bias;
-        net.set_heads(heads);
-        net
+        Network {
+            rows: table,
+            bias,
+            fast: heads.iter().map(IntHead::new).collect(),
+            heads,
+        }
     }
 }
 

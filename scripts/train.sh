@@ -5,9 +5,9 @@
 # games, then weights/anti.vw from volte's own self-play games (written to
 # target/selfplay-anti.ggf). Rebuild afterwards to embed them.
 # `network` fits weights/othello-network.vw, the network evaluation (an option for
-# --eval-file, not embedded) to the human games, the linear weights' 100,000 generation-1
-# games and the self-play campaign's games in data/selfplay (docs/evaluation.md; the
-# campaign grows, so a later run sees more games).
+# --eval-file, not embedded) to the human games and the self-play campaign's shards in
+# data/selfplay that it names (docs/evaluation.md); then refit its Multi-ProbCut table
+# (src/search/mpc_table_network.rs, whose header says how).
 # Usage: scripts/train.sh [othello|anti|network|all]   (default all: othello and anti)
 # Data: ../shared/data (or $VOLTE_DATA). Times on 2 cores are in the README.
 set -euo pipefail
@@ -39,17 +39,16 @@ if [[ "$what" == othello || "$what" == all ]]; then
         --variant othello --relabel-empties 14 --ridge 64 --output weights/othello-solver.vw
 fi
 if [[ "$what" == network ]]; then
-    # The generation-1 games of the linear weights (above; made or completed here when
-    # missing, about 35 minutes on 2 cores: a complete file is left as it is), then every
-    # campaign game.
-    [ -f target/othello-gen0.vw ] || ./target/release/volte train "$data/wthor" "$data/logistello" \
-        --variant othello --relabel-empties 14 --output target/othello-gen0.vw
-    ./target/release/volte selfplay --variant othello --games 100000 --level 8 --random-plies 12 \
-        --epsilon 0 --seed 11 --eval-file target/othello-gen0.vw \
-        --solver-eval-file weights/othello-solver.vw --output target/selfplay-othello-gen1.ggf
-    ./target/release/volte train "$data/wthor" "$data/logistello" \
-        --extra data/selfplay --extra target/selfplay-othello-gen1.ggf \
-        --extra-max-empties 60 --extra-max-empties 48 --search-weight 0.5 \
+    # The human games and the campaign shards named here (every position after each
+    # game's random opening; shards are only appended to, and these are complete), so that
+    # the weights come from committed data alone: 221,248 self-play games; about 17
+    # minutes on one core.
+    campaign=(othello-l10-s59-01 othello-l10-s59-02 othello-l8-s61-01 othello-l8-s61-02
+        othello-l8-s61-03)
+    extras=()
+    for f in "${campaign[@]}"; do extras+=(--extra "data/selfplay/$f.vgames"); done
+    ./target/release/volte train "$data/wthor" "$data/logistello" "${extras[@]}" \
+        --extra-max-empties 60 --search-weight 0.5 \
         --variant othello --relabel-empties 14 --model network --epochs 10 \
         --output weights/othello-network.vw
 fi

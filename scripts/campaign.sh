@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # The self-play data campaign (docs/data.md): volte plays games for training, one core, in
-# the background, across sessions. Two generations of games, each numbered and cut into
+# the background, across sessions. Three generations of games, each numbered and cut into
 # shards of 50,000 (shard K holds games 50,000*(K-1)+1 to 50,000*K):
-#   1: level 10, perfect from 20 empties, seed 59: data/selfplay/othello-l10-s59-KK.vgames
-#      (60 shards; about 0.25 s a game, most of it solving the 20 empties);
-#   2: level 8, perfect from 14 empties, seed 61: data/selfplay/othello-l8-s61-KK.vgames
-#      (40 shards; about 0.04 s a game), the default: the network learns more from many
-#      such games than from fewer deeper ones (docs/evaluation.md).
-# Both open with 10 to 30 random plies and are played by the shipped weights. The script
-# resumes the first shard of the generation that is not full (a killed run loses at most
-# the block of 256 games it was playing), then goes on to the next. Progress goes to
-# target/campaign.log.
+#   1: level 10, perfect from 20 empties, seed 59, the linear weights:
+#      data/selfplay/othello-l10-s59-KK.vgames (60 shards; about 0.25 s a game, most of it
+#      solving the 20 empties); stopped in shard 02;
+#   2: level 8, perfect from 14 empties, seed 61, the linear weights:
+#      data/selfplay/othello-l8-s61-KK.vgames (40 shards; about 0.03 s a game); stopped in
+#      shard 04 when the network became the default;
+#   3: level 8, perfect from 14 empties, seed 63, the shipped network (the default):
+#      data/selfplay/othello-n8-s63-KK.vgames (40 shards), the default generation.
+# All open with 10 to 30 random plies. The script resumes the first shard of the
+# generation that is not full (a killed run loses at most the block of 256 games it was
+# playing), then goes on to the next. Progress goes to target/campaign.log.
 #
 # Usage: scripts/campaign.sh [generation] [first-shard]   (stop it: scripts/campaign.sh stop)
 set -euo pipefail
@@ -29,12 +31,13 @@ if ! flock -n 9; then
     echo "campaign: already running (target/campaign.lock is held)" >&2
     exit 1
 fi
-generation="${1:-2}"
+generation="${1:-3}"
 case "$generation" in
-    1) prefix=othello-l10-s59 level=10 solve=20 seed=59 shards=60 ;;
-    2) prefix=othello-l8-s61 level=8 solve=14 seed=61 shards=40 ;;
+    1) prefix=othello-l10-s59 level=10 solve=20 seed=59 shards=60 eval=linear ;;
+    2) prefix=othello-l8-s61 level=8 solve=14 seed=61 shards=40 eval=linear ;;
+    3) prefix=othello-n8-s63 level=8 solve=14 seed=63 shards=40 eval=pattern ;;
     *)
-        echo "campaign: unknown generation '$generation' (1 or 2)" >&2
+        echo "campaign: unknown generation '$generation' (1, 2 or 3)" >&2
         exit 1
         ;;
 esac
@@ -44,7 +47,10 @@ mkdir -p data/selfplay target
 # run records them; a later run with other weights stops instead of mixing generations
 # (start a new generation: another seed and file prefix).
 weights="data/selfplay/$prefix.weights"
-sums="$(sha256sum weights/othello.vw weights/othello-solver.vw)"
+# (generations 1-2: the linear weights and the solver's; 3: the network as well)
+files=(weights/othello.vw weights/othello-solver.vw)
+[ "$eval" = pattern ] && files+=(weights/othello-network.vw)
+sums="$(sha256sum "${files[@]}")"
 if [ ! -f "$weights" ]; then
     printf '%s\n' "$sums" > "$weights"
 elif [ "$(cat "$weights")" != "$sums" ]; then
@@ -62,5 +68,5 @@ for ((k = first; k <= shards; k++)); do
     echo "$(date -u +%FT%TZ) generation $generation, shard $k/$shards -> $out" >> target/campaign.log
     nice -n 10 target/campaign-volte selfplay --variant othello --games "$games" --shard "$k/$shards" \
         --level "$level" --solve-empties "$solve" --random-plies 10-30 --epsilon 0 --seed "$seed" \
-        --threads 1 --output "$out" >> target/campaign.log 2>&1
+        --eval "$eval" --threads 1 --output "$out" >> target/campaign.log 2>&1
 done

@@ -58,6 +58,7 @@ fn children_evaluate_the_same_from_the_parents_indices() {
     for v in [Variant::Othello, Variant::Anti] {
         let evaluators = [
             Evaluator::new(EvalKind::Pattern),
+            Evaluator::new(EvalKind::Linear),
             Evaluator::with_weights(Arc::new(random_weights(v, 3))),
         ];
         let states = random_states(v, 1000, 60, &mut rng);
@@ -356,7 +357,7 @@ fn the_committed_network_loads_and_is_not_trivial() {
     assert!(values.len() > 20, "the network gives {values:?}");
     // It agrees with the shipped linear weights, fitted to the same kind of labels, far
     // beyond chance on the same positions.
-    let linear = Evaluator::new(EvalKind::Pattern);
+    let linear = Evaluator::new(EvalKind::Linear);
     let pairs: Vec<(f64, f64)> = states
         .iter()
         .map(|s| {
@@ -378,4 +379,42 @@ fn the_committed_network_loads_and_is_not_trivial() {
     );
     let r = cov / (vx * vy).sqrt();
     assert!(r > 0.6, "correlation with the linear weights {r:.2}");
+}
+
+/// The default evaluation plays Othello and Reversi 1889 with the embedded network (the
+/// committed file's), Anti with linear tables; `linear` plays every variant with them, and
+/// a weight file cannot go with `linear` or `classic`.
+#[test]
+fn the_default_is_the_network_where_one_is_shipped() {
+    use volte::rules::{Anti, Othello, Reversi1889};
+    let default = Evaluator::default();
+    assert_eq!(default.kind(), EvalKind::Pattern);
+    assert!(default.is_network::<Othello>());
+    assert!(default.is_network::<Reversi1889>());
+    assert!(!default.is_network::<Anti>());
+    let linear = Evaluator::new(EvalKind::Linear);
+    assert!(!linear.is_network::<Othello>() && !linear.is_network::<Reversi1889>());
+    assert!(!Evaluator::new(EvalKind::Classic).is_network::<Othello>());
+    // The embedded network is the committed file.
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("weights/othello-network.vw");
+    let file = Evaluator::from_options(None, Some(&path)).unwrap();
+    let mut rng = Lcg(12);
+    let states = random_states(Variant::Othello, 300, 58, &mut rng);
+    let mut differ = 0;
+    for s in &states {
+        let d = default.evaluate_variant(Variant::Othello, s);
+        assert_eq!(d, file.evaluate_variant(Variant::Othello, s), "{:?}", s.pos);
+        differ += usize::from(d != linear.evaluate_variant(Variant::Othello, s));
+    }
+    assert!(
+        differ > 100,
+        "the network and the linear tables differ on {differ} of 300"
+    );
+    for kind in ["linear", "classic"] {
+        let kind: EvalKind = kind.parse().unwrap();
+        let err = Evaluator::from_options(Some(kind), Some(&path)).unwrap_err();
+        assert!(err.to_string().contains(&format!("--eval {kind}")), "{err}");
+    }
+    assert!(Evaluator::from_options(Some(EvalKind::Pattern), Some(&path)).is_ok());
+    assert_eq!("linear".parse::<EvalKind>().unwrap().to_string(), "linear");
 }

@@ -914,8 +914,9 @@ fn nboard_hint_and_go_see_all_35_moves() {
 /// final result, whoever is to move.
 #[test]
 fn nboard_analysis_is_in_blacks_view() {
+    // After f5 f6 (from the start position the default evaluation draws against itself).
     let played = nboard_game(
-        "(;GM[Othello]TY[8]BO[8 ---------------------------O*------*O--------------------------- *];)",
+        "(;GM[Othello]TY[8]BO[8 ---------------------------O*------*O*-------O------------------ *];)",
     );
     let result = played.final_score_black().unwrap();
     assert_ne!(result, 0, "a drawn game would not tell the views apart");

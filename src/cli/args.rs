@@ -101,13 +101,15 @@ impl BookUseArgs {
 /// The evaluation options of every command that searches.
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct EvalArgs {
-    /// Evaluation: `pattern` (trained weights, the default) or `classic` (hand-written
-    /// terms).
+    /// Evaluation: `pattern` (the default: the trained network over patterns and mobility
+    /// in Othello and Reversi 1889, linear pattern tables in Anti), `linear` (the linear
+    /// pattern tables in every variant: cheaper, weaker) or `classic` (hand-written terms).
     #[arg(long, value_name = "KIND")]
     pub eval: Option<crate::eval::EvalKind>,
-    /// Pattern weights to use instead of the shipped ones (a file written by `volte
-    /// train`), both to play and to order the exact solver's moves (which otherwise has
-    /// Othello weights of its own); a file for Othello also serves Reversi 1889.
+    /// Weights to use instead of the shipped ones (a file written by `volte train`): linear
+    /// tables both play and order the exact solver's moves (which otherwise has Othello
+    /// weights of its own), a network plays only; a file for Othello also serves Reversi
+    /// 1889.
     #[arg(long, value_name = "FILE")]
     pub eval_file: Option<std::path::PathBuf>,
 }

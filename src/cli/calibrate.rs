@@ -30,7 +30,8 @@ pub struct CalibrateArgs {
     /// that table whenever it plays with a network's weights).
     #[arg(long, default_value = "src/search/mpc_table.rs")]
     pub output: PathBuf,
-    /// Weights to search with instead of the shipped ones (a file from `volte train`).
+    /// Weights to search with instead of the shipped linear ones (a file from `volte
+    /// train`; a network for `src/search/mpc_table_network.rs`).
     #[arg(long, value_name = "FILE")]
     pub eval_file: Option<PathBuf>,
     /// Random seed for picking positions.
@@ -70,7 +71,11 @@ pub fn run(args: CalibrateArgs) -> Result<()> {
     }
     let started = std::time::Instant::now();
     let total = positions.len();
-    let eval = crate::eval::Evaluator::from_options(None, args.eval_file.as_deref())?;
+    // Without a file, the linear tables' statistics (src/search/mpc_table.rs).
+    let eval = match &args.eval_file {
+        Some(path) => crate::eval::Evaluator::from_options(None, Some(path))?,
+        None => crate::eval::Evaluator::new(crate::eval::EvalKind::Linear),
+    };
     let evaluation = match &args.eval_file {
         Some(path) if eval.weights(crate::rules::Variant::Othello).is_network() => {
             format!("the network evaluation (`{}`)", path.display())

@@ -23,10 +23,14 @@ pub const EVAL_MAX: i32 = 63;
 /// Which evaluation the engine uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum EvalKind {
-    /// Trained patterns (corners, edges, lines, diagonals), mobility and parity, a weight
-    /// table per stage and variant (`volte train`).
+    /// The trained evaluation over patterns (corners, edges, lines, diagonals), mobility
+    /// and parity (`volte train`): in Othello and Reversi 1889 the network over them
+    /// (`weights/othello-network.vw`), in Anti a linear table per stage.
     #[default]
     Pattern,
+    /// The linear tables in every variant: one trained weight per pattern instance and
+    /// stage (`weights/othello.vw`), cheaper a node than the network and weaker.
+    Linear,
     /// Hand-written terms: mobility, potential mobility, corners, X- and C-squares,
     /// stable discs, edges, discs and parity, weighted by game stage and variant.
     Classic,
@@ -36,6 +40,7 @@ impl fmt::Display for EvalKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             EvalKind::Pattern => f.write_str("pattern"),
+            EvalKind::Linear => f.write_str("linear"),
             EvalKind::Classic => f.write_str("classic"),
         }
     }
@@ -46,9 +51,10 @@ impl FromStr for EvalKind {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s.to_ascii_lowercase().as_str() {
             "pattern" => Ok(EvalKind::Pattern),
+            "linear" => Ok(EvalKind::Linear),
             "classic" => Ok(EvalKind::Classic),
             _ => Err(format!(
-                "unknown evaluation '{s}' (known: pattern, classic)"
+                "unknown evaluation '{s}' (known: pattern, linear, classic)"
             )),
         }
     }
@@ -77,9 +83,13 @@ impl Default for Evaluator {
 impl Evaluator {
     /// The evaluation `kind` with the shipped weights.
     pub fn new(kind: EvalKind) -> Evaluator {
+        let playing = match kind {
+            EvalKind::Pattern => PatternWeights::embedded_playing,
+            EvalKind::Linear | EvalKind::Classic => PatternWeights::embedded,
+        };
         Evaluator {
             kind,
-            tables: Variant::ALL.map(PatternWeights::embedded),
+            tables: Variant::ALL.map(playing),
             solving: Variant::ALL.map(PatternWeights::embedded_for_solving),
             ordering: Variant::ALL.map(PatternWeights::embedded),
         }
@@ -146,8 +156,10 @@ impl Evaluator {
     /// pattern evaluation; asking for `classic` with a file is an error).
     pub fn from_options(kind: Option<EvalKind>, file: Option<&Path>) -> anyhow::Result<Evaluator> {
         match (kind, file) {
-            (Some(EvalKind::Classic), Some(_)) => {
-                anyhow::bail!("--eval-file gives pattern weights; it cannot go with --eval classic")
+            (Some(kind @ (EvalKind::Classic | EvalKind::Linear)), Some(_)) => {
+                anyhow::bail!(
+                    "--eval-file gives the evaluation's weights; it cannot go with --eval {kind}"
+                )
             }
             (_, Some(path)) => Ok(Evaluator::with_weights(Arc::new(PatternWeights::load(
                 path,
@@ -164,7 +176,7 @@ impl Evaluator {
     /// statistics of its own).
     #[inline]
     pub fn is_network<R: Rules>(&self) -> bool {
-        self.kind == EvalKind::Pattern && self.tables[R::VARIANT as usize].is_network()
+        self.kind != EvalKind::Classic && self.tables[R::VARIANT as usize].is_network()
     }
 
     /// The pattern weights used for `variant`.
@@ -178,7 +190,7 @@ impl Evaluator {
     pub fn evaluate<R: Rules>(&self, s: &R::S) -> i32 {
         match self.kind {
             EvalKind::Classic => classic::evaluate::<R>(s),
-            EvalKind::Pattern => self.evaluate_pattern::<R>(s),
+            EvalKind::Pattern | EvalKind::Linear => self.evaluate_pattern::<R>(s),
         }
     }
 
@@ -188,7 +200,7 @@ impl Evaluator {
     pub fn evaluate_with_moves<R: Rules>(&self, s: &R::S, moves: u64) -> i32 {
         // In Reversi 1889 the rules' moves (placement, discs in hand) are not always the
         // board's, which the patterns' mobility counts.
-        if self.kind != EvalKind::Pattern || matches!(R::VARIANT, Variant::Reversi1889) {
+        if self.kind == EvalKind::Classic || matches!(R::VARIANT, Variant::Reversi1889) {
             return self.evaluate::<R>(s);
         }
         debug_assert_eq!(moves, R::position(s).legal_moves());
@@ -206,7 +218,7 @@ impl Evaluator {
     /// Reversi 1889 (whose moves are not always the board's).
     #[inline]
     pub fn children_base<R: Rules>(&self, s: &R::S) -> Option<ChildrenBase> {
-        if self.kind != EvalKind::Pattern || matches!(R::VARIANT, Variant::Reversi1889) {
+        if self.kind == EvalKind::Classic || matches!(R::VARIANT, Variant::Reversi1889) {
             return None;
         }
         let pos = R::position(s);
@@ -221,7 +233,7 @@ impl Evaluator {
     /// [`Evaluator::children_base_from`] and [`Evaluator::evaluate_with_digits`].
     #[inline]
     pub fn uses_digits<R: Rules>(&self) -> bool {
-        self.kind == EvalKind::Pattern && !matches!(R::VARIANT, Variant::Reversi1889)
+        self.kind != EvalKind::Classic && !matches!(R::VARIANT, Variant::Reversi1889)
     }
 
     /// [`Evaluator::children_base`] of `s` from its `digits`.

@@ -328,6 +328,16 @@ impl PatternWeights {
         }
     }
 
+    /// The weights the default evaluation plays `variant` with: for Othello and Reversi
+    /// 1889 the shipped network (`weights/othello-network.vw`), for Anti the linear tables.
+    pub fn embedded_playing(variant: Variant) -> Arc<PatternWeights> {
+        static NETWORK: OnceLock<Arc<PatternWeights>> = OnceLock::new();
+        match variant {
+            Variant::Othello | Variant::Reversi1889 => shipped(&NETWORK, OTHELLO_NETWORK_FILE),
+            Variant::Anti => PatternWeights::embedded(variant),
+        }
+    }
+
     /// The weights shipped for the exact solver to order its moves by (and for its
     /// selective pre-search and first guess): for Othello (and Reversi 1889) the same
     /// games fitted with a stronger regularisation and with self-play positions off good
@@ -369,6 +379,7 @@ fn shipped(cell: &OnceLock<Arc<PatternWeights>>, bytes: &[u8]) -> Arc<PatternWei
 }
 
 static OTHELLO_FILE: &[u8] = include_bytes!("../../weights/othello.vw");
+static OTHELLO_NETWORK_FILE: &[u8] = include_bytes!("../../weights/othello-network.vw");
 static OTHELLO_SOLVER_FILE: &[u8] = include_bytes!("../../weights/othello-solver.vw");
 static ANTI_FILE: &[u8] = include_bytes!("../../weights/anti.vw");
 

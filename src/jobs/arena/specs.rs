@@ -203,10 +203,10 @@ impl FromStr for BuiltinSpec {
         }
         spec.limited = limited;
         spec.engine.eval = match weights {
-            Some(_) if eval == EvalKind::Classic => {
-                return Err(
-                    "evalfile gives pattern weights; it cannot go with eval=classic".into(),
-                );
+            Some(_) if eval != EvalKind::Pattern => {
+                return Err(format!(
+                    "evalfile gives the evaluation's weights; it cannot go with eval={eval}"
+                ));
             }
             Some(w) => crate::eval::Evaluator::with_weights(w),
             None => crate::eval::Evaluator::new(eval),

@@ -6,8 +6,8 @@
 #      data/selfplay/othello-l10-s59-KK.vgames (60 shards; about 0.25 s a game, most of it
 #      solving the 20 empties); stopped in shard 02;
 #   2: level 8, perfect from 14 empties, seed 61, the linear weights:
-#      data/selfplay/othello-l8-s61-KK.vgames (40 shards; about 0.03 s a game); stopped in
-#      shard 04 when the network became the default;
+#      data/selfplay/othello-l8-s61-KK.vgames (40 shards; about 0.03 s a game); stopped after
+#      shard 06 when the network became the default;
 #   3: level 8, perfect from 14 empties, seed 63, the shipped network (the default):
 #      data/selfplay/othello-n8-s63-KK.vgames (40 shards), the default generation.
 # All open with 10 to 30 random plies. The script resumes the first shard of the

@@ -117,12 +117,22 @@ impl Evaluator {
     /// exact solver too; a network's do not (the solver evaluates positions only to order
     /// its moves, where the cheaper linear weights pay better), so the solver keeps its own.
     pub fn with_weights(weights: Arc<PatternWeights>) -> Evaluator {
-        let mut e = Evaluator::new(EvalKind::Pattern);
-        for &v in Self::served(weights.variant()) {
-            e.tables[v] = weights.clone();
+        // The shipped network is decoded only for a variant these weights do not serve.
+        let served = Self::served(weights.variant());
+        let mut e = Evaluator {
+            kind: EvalKind::Pattern,
+            ..Evaluator::new(EvalKind::Linear)
+        };
+        for v in Variant::ALL {
+            let i = v as usize;
+            if !served.contains(&i) {
+                e.tables[i] = PatternWeights::embedded_playing(v);
+                continue;
+            }
+            e.tables[i] = weights.clone();
             if !weights.is_network() {
-                e.solving[v] = weights.clone();
-                e.ordering[v] = weights.clone();
+                e.solving[i] = weights.clone();
+                e.ordering[i] = weights.clone();
             }
         }
         e

@@ -259,7 +259,7 @@ pub(super) fn network_mae(net: &Network, rows: &Rows, s: usize, limit: usize) ->
     let mut n = 0usize;
     let mut total = 0.0;
     for i in range.step_by(step) {
-        let v = net.value_of_active(&rows.features[i], stage_empties(s));
+        let v = net.value_of_active(&rows.features(i), stage_empties(s));
         let v = crate::eval::round_scaled(v, pattern::SCALE).clamp(-64, 64);
         total += f64::from((v - rows.targets[i] as i32).abs());
         n += 1;
@@ -307,7 +307,7 @@ pub(super) fn fit(
             for &r in chunk {
                 let r = r as usize;
                 let bucket = stages[r] as usize / 2;
-                let f = &train.features[r];
+                let f = &train.features(r);
                 let p = model.forward(f, bucket);
                 let t = train.targets[r] / OUTPUT_DISCS;
                 let err = p.out - t;

@@ -23,6 +23,7 @@
 //!    absolute error per stage is reported for both parts.
 
 use super::data::game_key;
+use crate::board::Position;
 use crate::engine::{Engine, SolveOptions};
 use crate::eval::PatternWeights;
 use crate::eval::pattern::{self, N_ACTIVE, N_STAGES, N_WEIGHTS, SCALE};
@@ -294,16 +295,21 @@ fn label_games(
     ))
 }
 
-/// Training rows sorted by stage.
+/// Training rows sorted by stage: each position with its label. A row's features
+/// (its active weights mapped to their mirror class's representatives) are computed when
+/// they are read, so that a row takes 20 bytes instead of the 196 of its features, and
+/// tens of millions of positions fit in memory.
 pub(super) struct Rows {
-    pub(super) features: Vec<[u32; N_ACTIVE]>,
+    positions: Vec<Position>,
     pub(super) targets: Vec<f32>,
     /// `start[s]..start[s + 1]` are stage `s`'s rows.
     start: Vec<usize>,
+    /// Each weight's mirror class representative ([`pattern::canonical`]).
+    canon: Vec<u32>,
 }
 
 impl Rows {
-    fn build(mut rows: Vec<(u8, [u32; N_ACTIVE], f32)>) -> Rows {
+    fn build(mut rows: Vec<(u8, Position, f32)>, canon: Vec<u32>) -> Rows {
         rows.sort_by_key(|r| r.0);
         let mut start = vec![0; N_STAGES + 1];
         for r in &rows {
@@ -312,15 +318,30 @@ impl Rows {
         for s in 0..N_STAGES {
             start[s + 1] += start[s];
         }
+        let targets = rows.iter().map(|r| r.2).collect();
+        let positions = rows.into_iter().map(|r| r.1).collect();
         Rows {
-            features: rows.iter().map(|r| r.1).collect(),
-            targets: rows.iter().map(|r| r.2).collect(),
+            positions,
+            targets,
             start,
+            canon,
         }
     }
 
     pub(super) fn range(&self, from: usize, to: usize) -> std::ops::Range<usize> {
         self.start[from]..self.start[to + 1]
+    }
+
+    /// Row `i`'s features: the active weights of its position, each mapped to its class
+    /// representative.
+    #[inline]
+    pub(super) fn features(&self, i: usize) -> [u32; N_ACTIVE] {
+        let pos = &self.positions[i];
+        let mut f = pattern::active(pos, pos.legal_moves(), pos.opponent_moves());
+        for x in f.iter_mut() {
+            *x = self.canon[*x as usize];
+        }
+        f
     }
 }
 
@@ -334,17 +355,16 @@ pub fn first_scored_ply(game: &Game) -> usize {
         .unwrap_or(0)
 }
 
-/// The positions of `game` that train the evaluation: (stage, active weights mapped to
-/// their class representatives, label for the side to move).
+/// The positions of `game` that train the evaluation: (stage, position, label for the
+/// side to move).
 /// Only positions with at most `max_empties` empties, from ply `from` on, are kept.
 fn game_rows(
     game: &Game,
     labels: &GameLabels,
-    canon: &[u32],
     max_empties: u32,
     from: usize,
     search_weight: f64,
-) -> Vec<(u8, [u32; N_ACTIVE], f32)> {
+) -> Vec<(u8, Position, f32)> {
     let v = game.variant();
     let mut out = Vec::with_capacity(game.states().len());
     let mut solved = labels.solved.iter();
@@ -359,10 +379,6 @@ fn game_rows(
         if over || n == 0 || n > max_empties.min(60) || ply < from {
             continue;
         }
-        let mut f = pattern::active(&s.pos, s.pos.legal_moves(), s.pos.opponent_moves());
-        for x in f.iter_mut() {
-            *x = canon[*x as usize];
-        }
         let mut y = f64::from(black_view(black, game.side_at(ply)));
         if ply < labels.first_solved
             && search_weight > 0.0
@@ -370,21 +386,14 @@ fn game_rows(
         {
             y = search_weight * e.clamp(-64.0, 64.0) + (1.0 - search_weight) * y;
         }
-        out.push((pattern::stage(n) as u8, f, y as f32));
+        out.push((pattern::stage(n) as u8, s.pos, y as f32));
     }
     out
 }
 
-/// Solves `(X^T X + ridge I) w = X^T y` over `rows[range]` by preconditioned conjugate
-/// gradients.
-fn fit_stage(
-    rows: &Rows,
-    range: std::ops::Range<usize>,
-    ridge: f64,
-    iterations: usize,
-) -> Vec<f64> {
-    let feats = &rows.features[range.clone()];
-    let ys = &rows.targets[range];
+/// Solves `(X^T X + ridge I) w = X^T y` over the rows with features `feats` and labels
+/// `ys` by preconditioned conjugate gradients.
+fn fit_stage(feats: &[[u32; N_ACTIVE]], ys: &[f32], ridge: f64, iterations: usize) -> Vec<f64> {
     let mut diag = vec![ridge; N_WEIGHTS];
     let mut b = vec![0.0f64; N_WEIGHTS];
     for (f, &y) in feats.iter().zip(ys) {
@@ -445,7 +454,7 @@ fn mae(table: &[i16], rows: &Rows, range: std::ops::Range<usize>) -> f64 {
     }
     let n = range.len();
     let total: f64 = range
-        .map(|i| f64::from((predict(table, &rows.features[i]) - rows.targets[i] as i32).abs()))
+        .map(|i| f64::from((predict(table, &rows.features(i)) - rows.targets[i] as i32).abs()))
         .sum();
     total / n as f64
 }
@@ -508,7 +517,6 @@ pub fn train(
     progress: &dyn Progress,
 ) -> Result<TrainOutput> {
     let (labels, relabelled) = label_games(games, options, progress)?;
-    let canon = pattern::canonical();
     let test_every = options.test_every.max(1);
     let is_test = |i: usize, g: &Game| {
         options.limit(i).is_none() && test_every > 1 && game_key(g).is_multiple_of(test_every)
@@ -531,9 +539,10 @@ pub fn train(
                         Some(limit) => (limit, first_scored_ply(g)),
                         None => (60, 0),
                     };
-                    game_rows(g, l, &canon, max_empties, from, options.search_weight)
+                    game_rows(g, l, max_empties, from, options.search_weight)
                 })
                 .collect(),
+            pattern::canonical(),
         )
     };
     let train_rows = build(false);
@@ -579,16 +588,20 @@ pub fn train(
             }
             let from = s.saturating_sub(options.window);
             let to = (s + options.window).min(N_STAGES - 1);
+            // This stage's features only (the rows hold positions).
+            let range = train_rows.range(from, to);
+            let feats: Vec<[u32; N_ACTIVE]> =
+                range.clone().map(|i| train_rows.features(i)).collect();
             let w = fit_stage(
-                &train_rows,
-                train_rows.range(from, to),
+                &feats,
+                &train_rows.targets[range],
                 options.ridge,
                 options.iterations,
             );
             // Every member of a mirror class gets its representative's weight.
             let table: Vec<i16> = (0..N_WEIGHTS)
                 .map(|j| {
-                    (w[canon[j] as usize] * f64::from(SCALE))
+                    (w[train_rows.canon[j] as usize] * f64::from(SCALE))
                         .round()
                         .clamp(f64::from(i16::MIN), f64::from(i16::MAX)) as i16
                 })
@@ -740,7 +753,7 @@ mod tests {
             x
         };
         let planted: Vec<f64> = (0..200).map(|i| f64::from(i % 7) - 3.0).collect();
-        let mut rows = Vec::new();
+        let (mut feats, mut ys) = (Vec::new(), Vec::new());
         for _ in 0..4000 {
             let mut f = [0u32; N_ACTIVE];
             let mut y = 0.0;
@@ -748,13 +761,13 @@ mod tests {
                 *v = canon[(next() % 200) as usize];
                 y += planted[*v as usize];
             }
-            rows.push((0u8, f, y as f32));
+            feats.push(f);
+            ys.push(y as f32);
         }
-        let rows = Rows::build(rows);
-        let w = fit_stage(&rows, rows.range(0, 0), 1e-6, 200);
+        let w = fit_stage(&feats, &ys, 1e-6, 200);
         // The model is determined up to the data; predictions must match the labels.
         let mut worst: f64 = 0.0;
-        for (f, &y) in rows.features.iter().zip(&rows.targets) {
+        for (f, &y) in feats.iter().zip(&ys) {
             let p: f64 = f.iter().map(|&j| w[j as usize]).sum();
             worst = worst.max((p - f64::from(y)).abs());
         }
@@ -898,8 +911,7 @@ mod tests {
         // Without relabelling every position carries the final result.
         let l0 = label_game(&game, 0, &solver);
         assert_eq!(l0.base, game.final_score_black().unwrap());
-        let canon: Vec<u32> = (0..N_WEIGHTS as u32).collect();
-        let rows = game_rows(&game, &l0, &canon, 60, 0, 0.0);
+        let rows = game_rows(&game, &l0, 60, 0, 0.0);
         for (i, r) in rows.iter().enumerate() {
             let side = game.side_at(i);
             assert_eq!(r.2 as i32, black_view(l0.base, side));
@@ -912,9 +924,8 @@ mod tests {
         let game = lowest_square_game(Some(10.0));
         let solver = Engine::with_hash(4);
         let l = label_game(&game, 8, &solver);
-        let canon: Vec<u32> = (0..N_WEIGHTS as u32).collect();
-        let plain = game_rows(&game, &l, &canon, 60, 0, 0.0);
-        let mixed = game_rows(&game, &l, &canon, 60, 0, 0.25);
+        let plain = game_rows(&game, &l, 60, 0, 0.0);
+        let mixed = game_rows(&game, &l, 60, 0, 0.25);
         assert_eq!(plain.len(), game.states().len() - 1, "one row a ply");
         assert!(l.first_solved > 20 && l.first_solved < plain.len());
         for (ply, (p, m)) in plain.iter().zip(&mixed).enumerate() {
@@ -945,9 +956,8 @@ mod tests {
         assert_eq!(first_scored_ply(&lowest_square_game(None)), 0);
         let solver = Engine::with_hash(4);
         let l = label_game(&game, 8, &solver);
-        let canon: Vec<u32> = (0..N_WEIGHTS as u32).collect();
-        let all = game_rows(&game, &l, &canon, 60, 0, 0.0);
-        let scored = game_rows(&game, &l, &canon, 60, 17, 0.0);
+        let all = game_rows(&game, &l, 60, 0, 0.0);
+        let scored = game_rows(&game, &l, 60, 17, 0.0);
         assert_eq!(scored.len(), all.len() - 17);
         assert_eq!(&all[17..], &scored[..]);
     }

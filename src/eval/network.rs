@@ -4,8 +4,8 @@
 //! Every active weight of the pattern evaluation (the 46 pattern instances, both sides'
 //! mobility and the parity, [`pattern::active`]) indexes a row of [`WIDTH`] 16-bit values
 //! instead of a single weight; the rows of a position are summed into an accumulator, so a
-//! position costs the same 49 table reads as the linear evaluation (a row is one 32-byte
-//! vector), and the rest is a few hundred multiply-adds:
+//! position costs the same 49 table reads as the linear evaluation (a row is `WIDTH / 16`
+//! 32-byte vectors: one at 16 lanes), and the rest is a few hundred multiply-adds:
 //!
 //! - lane 0 of the accumulator passes through unchanged (a linear part, as the pattern
 //!   evaluation's sum), the [`CLIPPED`] other lanes are clipped to `[0, 1]`;
@@ -51,7 +51,8 @@ pub const fn bucket(n_empties: u32) -> usize {
     pattern::stage(n_empties) / 2
 }
 
-/// One row of the feature table (aligned: a row never straddles two cache lines).
+/// One row of the feature table (aligned: at 16 lanes a row never straddles two cache
+/// lines; with 32 lanes make it `align(64)`, one row a cache line).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(C, align(32))]
 pub struct Row(pub [i16; WIDTH]);
@@ -171,25 +172,34 @@ impl Network {
         // SAFETY: AVX2 is enabled at compile time; every row is a whole aligned row.
         let acc = unsafe {
             use std::arch::x86_64::*;
+            const C: usize = WIDTH / 16;
             let lanes = idx.lanes();
-            let row = |i: usize| _mm256_load_si256(self.row(i).0.as_ptr() as *const __m256i);
-            // The 46 instances unrolled (constant offsets) into two sums, so that the
-            // additions do not wait on each other; i16 wrapping sums in any order agree.
-            let mut a = row(extra[0]);
-            let mut b = row(extra[1]);
-            a = _mm256_add_epi16(a, row(extra[2]));
-            b = _mm256_add_epi16(b, _mm256_load_si256(self.bias.0.as_ptr() as *const __m256i));
-            macro_rules! instances {
-                ($($k:literal $l:literal)*) => {$(
-                    a = _mm256_add_epi16(a, row(INSTANCE_OFFSETS[$k] + lanes[$k] as usize));
-                    b = _mm256_add_epi16(b, row(INSTANCE_OFFSETS[$l] + lanes[$l] as usize));
-                )*};
-            }
-            const _: () = assert!(N_INSTANCES == 46);
-            instances!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27
-                28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45);
+            let row = |i: usize, c: usize| {
+                _mm256_load_si256(self.row(i).0.as_ptr().add(16 * c) as *const __m256i)
+            };
             let mut acc = [0i16; WIDTH];
-            _mm256_storeu_si256(acc.as_mut_ptr() as *mut __m256i, _mm256_add_epi16(a, b));
+            for c in 0..C {
+                let mut a = row(extra[0], c);
+                let mut b = row(extra[1], c);
+                a = _mm256_add_epi16(a, row(extra[2], c));
+                b = _mm256_add_epi16(
+                    b,
+                    _mm256_load_si256(self.bias.0.as_ptr().add(16 * c) as *const __m256i),
+                );
+                macro_rules! instances {
+                    ($($k:literal $l:literal)*) => {$(
+                        a = _mm256_add_epi16(a, row(INSTANCE_OFFSETS[$k] + lanes[$k] as usize, c));
+                        b = _mm256_add_epi16(b, row(INSTANCE_OFFSETS[$l] + lanes[$l] as usize, c));
+                    )*};
+                }
+                const _: () = assert!(N_INSTANCES == 46);
+                instances!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27
+                    28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45);
+                _mm256_storeu_si256(
+                    acc.as_mut_ptr().add(16 * c) as *mut __m256i,
+                    _mm256_add_epi16(a, b),
+                );
+            }
             acc
         };
         #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
@@ -327,7 +337,7 @@ const INSTANCE_OFFSETS: [usize; N_INSTANCES] = {
 /// `w1 * 2^shift`, summed exactly in i32 with the bias `b1 * QA * 2^shift`; the output
 /// weights are scaled back (`w2 / (QA * 2^shift)`, exact: a power of two). `shift` is the
 /// largest (at most 14) that keeps every weight within i16, so the weights keep at least
-/// 15 bits; the sum cannot overflow (16 lanes of at most `QA * 32767`).
+/// 15 bits; the sum cannot overflow ([`WIDTH`] lanes of at most `QA * 32767`).
 #[derive(Clone, Debug, PartialEq)]
 struct IntHead {
     /// For each pair of lanes `(2j, 2j + 1)` (lane 0, the linear one, weighs 0), the
@@ -343,7 +353,7 @@ struct IntHead {
     linear: f32,
 }
 
-const _: () = assert!(HIDDEN == 16 && WIDTH == 16);
+const _: () = assert!(HIDDEN == 16 && WIDTH.is_multiple_of(16));
 
 impl IntHead {
     fn new(head: &Head) -> IntHead {
@@ -430,11 +440,14 @@ unsafe fn hidden_avx2(head: &IntHead, acc: &[i16; WIDTH]) -> f32 {
     use std::arch::x86_64::*;
     // SAFETY (whole body): every load is within the arrays named, unaligned.
     unsafe {
-        let x = _mm256_loadu_si256(acc.as_ptr() as *const __m256i);
-        let x = _mm256_max_epi16(
-            _mm256_min_epi16(x, _mm256_set1_epi16(QA as i16)),
-            _mm256_setzero_si256(),
-        );
+        let mut xs = [_mm256_setzero_si256(); WIDTH / 16];
+        for (c, x) in xs.iter_mut().enumerate() {
+            let v = _mm256_loadu_si256(acc.as_ptr().add(16 * c) as *const __m256i);
+            *x = _mm256_max_epi16(
+                _mm256_min_epi16(v, _mm256_set1_epi16(QA as i16)),
+                _mm256_setzero_si256(),
+            );
+        }
         // Two chains for each half of the units (even and odd pairs), so that the
         // multiply-adds do not wait on each other.
         let mut z0 = _mm256_loadu_si256(head.b1.as_ptr() as *const __m256i);
@@ -442,8 +455,9 @@ unsafe fn hidden_avx2(head: &IntHead, acc: &[i16; WIDTH]) -> f32 {
         let (mut y0, mut y1) = (_mm256_setzero_si256(), _mm256_setzero_si256());
         for j in (0..WIDTH / 2).step_by(2) {
             // Lanes 2j and 2j + 1 in every 32-bit lane, then 2j + 2 and 2j + 3.
-            let xj = _mm256_permutevar8x32_epi32(x, _mm256_set1_epi32(j as i32));
-            let xk = _mm256_permutevar8x32_epi32(x, _mm256_set1_epi32(j as i32 + 1));
+            let x = xs[j / 8];
+            let xj = _mm256_permutevar8x32_epi32(x, _mm256_set1_epi32((j % 8) as i32));
+            let xk = _mm256_permutevar8x32_epi32(x, _mm256_set1_epi32((j % 8) as i32 + 1));
             let w = head.w1[j].as_ptr() as *const __m256i;
             let v = head.w1[j + 1].as_ptr() as *const __m256i;
             z0 = _mm256_add_epi32(z0, _mm256_madd_epi16(xj, _mm256_loadu_si256(w)));

@@ -169,6 +169,24 @@ pub fn fit_table(samples: &[Sample], max_depth: u32) -> Vec<[[f64; 3]; STAGES]> 
     table
 }
 
+/// `text` as `//!` lines of at most 92 characters (a word longer than a line keeps its own).
+fn doc_lines(text: &str) -> String {
+    let mut out = String::new();
+    let mut line = String::from("//!");
+    for word in text.split_whitespace() {
+        if line.len() > 3 && line.chars().count() + 1 + word.chars().count() > 92 {
+            out.push_str(&line);
+            out.push('\n');
+            line = String::from("//!");
+        }
+        line.push(' ');
+        line.push_str(word);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
+}
+
 /// The Rust source of `src/search/mpc_table.rs` for `table`.
 pub fn table_source(
     table: &[[[f64; 3]; STAGES]],
@@ -177,12 +195,19 @@ pub fn table_source(
     evaluation: &str,
 ) -> String {
     let mut s = String::new();
-    s.push_str(&format!(
-        "//! Multi-ProbCut parameters for {evaluation}, written by `volte calibrate-mpc` from\n\
-         //! {positions} WTHOR positions searched without probable cuts:\n\
-         //! `MPC_TABLE[depth][stage] = [a, b, sigma]` with `deep ≈ a * shallow + b`, stage =\n\
-         //! empties / MPC_STAGE_EMPTIES. Regenerate with `{command}`.\n\n"
-    ));
+    let refit = if evaluation.contains("network") {
+        " Refit it whenever the network changes: its sigmas are the network's own, and the \
+         table moves match results as much as the weights do (docs/evaluation.md)."
+    } else {
+        ""
+    };
+    s.push_str(&doc_lines(&format!(
+        "Multi-ProbCut parameters for {evaluation}, written by `volte calibrate-mpc` from \
+         {positions} WTHOR positions searched without probable cuts: \
+         `MPC_TABLE[depth][stage] = [a, b, sigma]` with `deep ≈ a * shallow + b`, stage = \
+         empties / MPC_STAGE_EMPTIES.{refit} Regenerate with `{command}`."
+    )));
+    s.push('\n');
     s.push_str(&format!(
         "pub const MPC_MAX_DEPTH: u32 = {};\npub const MPC_STAGE_EMPTIES: u32 = {STAGE_EMPTIES};\n\n",
         table.len() - 1
@@ -236,5 +261,21 @@ mod tests {
         let src = table_source(&table, 200, "test", "a test");
         assert!(src.contains("MPC_MAX_DEPTH: u32 = 5"));
         assert_eq!(src.matches("// depth").count(), 6);
+        assert!(!src.contains("Refit"));
+        // The header is wrapped as rustfmt keeps it, and says to refit a network's table.
+        let command = "volte calibrate-mpc --positions 2400 --depth 12 --min-empties 16 \
+                       --max-empties 54 --seed 1889 --eval-file weights/othello-network.vw \
+                       --output src/search/mpc_table_network.rs";
+        let evaluation = "the network evaluation (`weights/othello-network.vw`)";
+        let src = table_source(&table, 2400, command, evaluation);
+        assert!(src.lines().all(|l| l.chars().count() <= 92), "{src}");
+        let header: String = src
+            .lines()
+            .take_while(|l| l.starts_with("//!"))
+            .map(|l| &l[4..])
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(header.contains("Refit it whenever the network changes"));
+        assert!(header.contains(command), "{header}");
     }
 }

@@ -518,6 +518,17 @@ fn match_between_builtin_engines_adds_up() {
         out.contains("SPRT(0,5): LLR") && out.contains("undecided"),
         "{out}"
     );
+    // The last progress line (stderr is not a terminal here) has the score, the test and
+    // both engines' mean time a move so far.
+    let err = stderr(&o);
+    let last = err
+        .lines()
+        .find(|l| l.starts_with("8/8 games: +"))
+        .unwrap_or_else(|| panic!("no final progress line in {err}"));
+    assert!(
+        last.contains(", LLR ") && last.contains(", ms a move "),
+        "{last}"
+    );
     let bad = volte(&["match", "--engine", "depth=2", "--engine", "colour=red"]);
     assert!(!bad.status.success());
     assert!(

@@ -202,7 +202,22 @@ pub fn run(args: MatchArgs) -> Result<()> {
             }
         }
     };
+    // Each engine's time a move so far, on every progress line: a match stopped before its
+    // summary still says how much time each engine used.
+    let time_so_far = std::sync::Mutex::new([arena::TimeUse::default(); 2]);
     let progress = |g: &MatchGame, t: &Tally| {
+        let [first_ms, second_ms] = {
+            let mut time = time_so_far.lock().unwrap_or_else(|e| e.into_inner());
+            let from = openings[g.opening].moves().len();
+            let first_color = if g.first_is_black {
+                crate::square::Color::Black
+            } else {
+                crate::square::Color::White
+            };
+            time[0].add_game(&g.game, first_color, from);
+            time[1].add_game(&g.game, first_color.opposite(), from);
+            time.map(|u| 1000.0 * u.mean_s())
+        };
         if args.report.is_some() {
             let mut done = finished.lock().unwrap_or_else(|e| e.into_inner());
             done.push(g.clone());
@@ -213,7 +228,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
             .map(|s| format!(", LLR {:.2}", s.test(t).0))
             .unwrap_or_default();
         let line = format!(
-            "{}/{} games: +{} ={} -{} ({:.1}%){llr}",
+            "{}/{} games: +{} ={} -{} ({:.1}%){llr}, ms a move {first_ms:.1} / {second_ms:.1}",
             t.games(),
             total,
             t.wins,

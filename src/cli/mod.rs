@@ -78,7 +78,8 @@ pub enum Command {
     CalibrateMpc(calibrate::CalibrateArgs),
     /// Play a match between two engines: built-in configurations or NBoard/GTP programs.
     ///
-    /// Every opening is played twice with colours swapped. Prints a progress line, then
+    /// Every opening is played twice with colours swapped. Prints a progress line (the score,
+    /// the test's LLR with `--sprt`, each engine's mean time a move so far), then
     /// wins/draws/losses, the score, the mean disc difference, the Elo difference with
     /// its 95% interval, the results per opening pair, and each engine's time a move (mean
     /// and longest, over its moves after the openings). Example:

@@ -208,14 +208,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
     let progress = |g: &MatchGame, t: &Tally| {
         let [first_ms, second_ms] = {
             let mut time = time_so_far.lock().unwrap_or_else(|e| e.into_inner());
-            let from = openings[g.opening].moves().len();
-            let first_color = if g.first_is_black {
-                crate::square::Color::Black
-            } else {
-                crate::square::Color::White
-            };
-            time[0].add_game(&g.game, first_color, from);
-            time[1].add_game(&g.game, first_color.opposite(), from);
+            add_time_use(&mut time, g, openings[g.opening].moves().len());
             time.map(|u| 1000.0 * u.mean_s())
         };
         if args.report.is_some() {
@@ -290,14 +283,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
     );
     let mut time = [arena::TimeUse::default(); 2];
     for g in &games {
-        let from = openings[g.opening].moves().len();
-        let first_color = if g.first_is_black {
-            crate::square::Color::Black
-        } else {
-            crate::square::Color::White
-        };
-        time[0].add_game(&g.game, first_color, from);
-        time[1].add_game(&g.game, first_color.opposite(), from);
+        add_time_use(&mut time, g, openings[g.opening].moves().len());
     }
     for (name, t) in [(first, time[0]), (second, time[1])] {
         println!(
@@ -466,4 +452,16 @@ pub fn run_openings(args: OpeningsArgs) -> Result<()> {
         started.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+/// Adds the moves of `g` after its opening's `from` plies to each engine's time use (the
+/// first engine's, then the second's).
+fn add_time_use(time: &mut [arena::TimeUse; 2], g: &MatchGame, from: usize) {
+    let first_color = if g.first_is_black {
+        crate::square::Color::Black
+    } else {
+        crate::square::Color::White
+    };
+    time[0].add_game(&g.game, first_color, from);
+    time[1].add_game(&g.game, first_color.opposite(), from);
 }

@@ -41,15 +41,16 @@ fi
 if [[ "$what" == network ]]; then
     # The human games and the campaign shards named here (every position after each
     # game's random opening; shards are only appended to, and these are complete), so that
-    # the weights come from committed data alone: 221,248 self-play games; about 17
-    # minutes on one core.
+    # the weights come from committed data alone: 571,248 self-play games; six passes,
+    # about 15 minutes and 5.6 GB on one core.
     campaign=(othello-l10-s59-01 othello-l10-s59-02 othello-l8-s61-01 othello-l8-s61-02
-        othello-l8-s61-03)
+        othello-l8-s61-03 othello-l8-s61-04 othello-l8-s61-05 othello-l8-s61-06
+        othello-n8-s63-01 othello-n8-s63-02 othello-n8-s63-03 othello-n8-s63-04)
     extras=()
     for f in "${campaign[@]}"; do extras+=(--extra "data/selfplay/$f.vgames"); done
     ./target/release/volte train "$data/wthor" "$data/logistello" "${extras[@]}" \
         --extra-max-empties 60 --search-weight 0.5 \
-        --variant othello --relabel-empties 14 --model network --epochs 10 \
+        --variant othello --relabel-empties 14 --model network --epochs 6 \
         --output weights/othello-network.vw
 fi
 if [[ "$what" == anti || "$what" == all ]]; then

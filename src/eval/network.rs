@@ -5,7 +5,8 @@
 //! mobility and the parity, [`pattern::active`]) indexes a row of [`WIDTH`] 16-bit values
 //! instead of a single weight; the rows of a position are summed into an accumulator, so a
 //! position costs the same 49 table reads as the linear evaluation (a row is `WIDTH / 16`
-//! 32-byte vectors: one at 16 lanes), and the rest is a few hundred multiply-adds:
+//! 32-byte vectors: two at 32 lanes, one cache line), and the rest is a few hundred
+//! multiply-adds:
 //!
 //! - lane 0 of the accumulator passes through unchanged (a linear part, as the pattern
 //!   evaluation's sum), the [`CLIPPED`] other lanes are clipped to `[0, 1]`;
@@ -28,8 +29,8 @@
 use super::pattern::{self, Indices, N_ACTIVE, N_INSTANCES, N_WEIGHTS, SCALE};
 use crate::board::Position;
 
-/// Lanes of the accumulator (one 32-byte row of i16, two to a cache line).
-pub const WIDTH: usize = 16;
+/// Lanes of the accumulator (a 64-byte row of i16, one cache line).
+pub const WIDTH: usize = 32;
 const _: () = assert!(WIDTH.is_multiple_of(16));
 /// Clipped lanes (all but the linear lane 0).
 pub const CLIPPED: usize = WIDTH - 1;
@@ -51,10 +52,10 @@ pub const fn bucket(n_empties: u32) -> usize {
     pattern::stage(n_empties) / 2
 }
 
-/// One row of the feature table (aligned: at 16 lanes a row never straddles two cache
-/// lines; with 32 lanes make it `align(64)`, one row a cache line).
+/// One row of the feature table, aligned to a cache line so that a row never straddles
+/// two (at 16 lanes `align(32)` would do).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(C, align(32))]
+#[repr(C, align(64))]
 pub struct Row(pub [i16; WIDTH]);
 
 const ZERO_ROW: Row = Row([0; WIDTH]);

@@ -237,17 +237,22 @@ fn eval_file_errors_are_clear() {
 /// A random network whose rows are symmetrised the way training makes them (every member
 /// of a mirror class carries its representative's row), with random heads.
 fn random_network(seed: u64) -> PatternWeights {
+    random_network_sets(seed, 1)
+}
+
+/// [`random_network`] with `sets` row sets, each its own random rows.
+fn random_network_sets(seed: u64, sets: usize) -> PatternWeights {
     use volte::eval::network::{Network, ROW_LIMIT, WIDTH};
     let canon = pattern::canonical();
     let mut rng = Lcg(seed);
     let mut unit = || (rng.next() % 2001) as f32 / 1000.0 - 1.0;
-    let mut net = Network::zeros();
+    let mut net = Network::zeros_with_sets(sets);
     let limit = (ROW_LIMIT * volte::eval::network::QA as f32) as i64;
-    let raw: Vec<[i16; WIDTH]> = (0..N_WEIGHTS)
+    let raw: Vec<[i16; WIDTH]> = (0..sets * N_WEIGHTS)
         .map(|_| std::array::from_fn(|_| ((unit() as f64) * limit as f64 / 4.0) as i16))
         .collect();
     for (j, row) in net.rows.iter_mut().enumerate() {
-        row.0 = raw[canon[j] as usize];
+        row.0 = raw[(j / N_WEIGHTS) * N_WEIGHTS + canon[j % N_WEIGHTS] as usize];
     }
     for v in net.bias.0.iter_mut().skip(1) {
         *v = 60;
@@ -270,8 +275,17 @@ fn random_network(seed: u64) -> PatternWeights {
 
 #[test]
 fn a_network_evaluates_the_same_by_every_path_and_symmetry() {
+    check_network_paths(random_network(17));
+}
+
+#[test]
+fn a_network_of_three_row_sets_evaluates_the_same_by_every_path_and_symmetry() {
+    check_network_paths(random_network_sets(19, 3));
+}
+
+fn check_network_paths(weights: PatternWeights) {
     use volte::rules::{Othello, Rules};
-    let weights = Arc::new(random_network(17));
+    let weights = Arc::new(weights);
     let e = Evaluator::with_weights(weights.clone());
     let mut rng = Lcg(23);
     let states = random_states(Variant::Othello, 1000, 60, &mut rng);
@@ -340,6 +354,48 @@ fn network_files_round_trip_and_bad_ones_are_refused() {
     assert!(matches!(
         PatternWeights::from_bytes(&bytes[..20]),
         Err(WeightFileError::Truncated)
+    ));
+}
+
+/// Each row set serves its own phases: with the rows of the last set (41-60 empties) zero,
+/// every position there evaluates as the bias alone, and the other sets still vary; a file
+/// whose rows are not whole sets of a valid count is refused.
+#[test]
+fn row_sets_serve_their_own_phases_and_round_trip() {
+    use volte::eval::network::Network;
+    use volte::eval::weights::WeightFileError;
+    let w = random_network_sets(29, 3);
+    let bytes = w.to_bytes();
+    let back = PatternWeights::from_bytes(&bytes).unwrap();
+    assert!(back == w);
+    let mut net: Network = back.as_network().expect("a network").clone();
+    assert_eq!(net.sets(), 3);
+    assert_eq!((net.set_of(20), net.set_of(21), net.set_of(41)), (0, 1, 2));
+    for row in net.rows[2 * N_WEIGHTS..].iter_mut() {
+        row.0 = [0; volte::eval::network::WIDTH];
+    }
+    let e = Evaluator::with_weights(Arc::new(PatternWeights::network(Variant::Othello, net)));
+    let mut rng = Lcg(31);
+    let states = random_states(Variant::Othello, 400, 60, &mut rng);
+    let mut late = std::collections::HashMap::new();
+    let mut early = std::collections::HashSet::new();
+    for s in &states {
+        let n = s.pos.n_empties();
+        let v = e.evaluate_variant(Variant::Othello, s);
+        if n >= 41 {
+            // One value per phase (head): the accumulator is the bias alone.
+            assert_eq!(*late.entry((n - 1) / 4).or_insert(v), v, "{n} empties");
+        } else {
+            early.insert(v);
+        }
+    }
+    assert!(late.len() >= 3, "{} phases over 40 empties", late.len());
+    assert!(early.len() > 50, "{} values under 41 empties", early.len());
+    let mut v = bytes.clone();
+    v[20..24].copy_from_slice(&(4 * N_WEIGHTS as u32).to_le_bytes());
+    assert!(matches!(
+        PatternWeights::from_bytes(&v),
+        Err(WeightFileError::NetworkShape { .. })
     ));
 }
 

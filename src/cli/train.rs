@@ -80,10 +80,10 @@ pub struct TrainArgs {
     #[arg(long, short)]
     pub threads: Option<usize>,
     /// What to fit: `linear` pattern tables, one per stage (solved exactly by stage), or a
-    /// `network` over the same features (rows of 16 values summed, small heads per phase
+    /// `network` over the same features (rows of 32 values summed, small heads per phase
     /// of four empties; fitted by Adam, docs/evaluation.md). --ridge, --window and
-    /// --iterations are the linear fit's; --epochs, --batch and --learning-rate the
-    /// network's.
+    /// --iterations are the linear fit's; --epochs, --batch, --learning-rate and
+    /// --row-sets the network's.
     #[arg(long, default_value = "linear", value_parser = ["linear", "network"])]
     pub model: String,
     /// Passes over the training positions (network).
@@ -95,6 +95,18 @@ pub struct TrainArgs {
     /// Adam's step size at the start; it falls linearly to a tenth (network).
     #[arg(long, default_value_t = 2e-3, value_parser = step_size)]
     pub learning_rate: f32,
+    /// Tables of rows (network): 1 shares the rows across all phases; 3, 5 or 15 give each
+    /// run of consecutive phases (20, 12 or 4 empties) its own, fitted to its positions
+    /// only. A position reads as many rows either way; the file grows with the sets.
+    #[arg(long, default_value_t = 1, value_parser = row_sets)]
+    pub row_sets: usize,
+}
+
+fn row_sets(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if crate::eval::network::valid_sets(n) => Ok(n),
+        _ => Err(format!("{s} row sets: give 1, 3, 5 or 15")),
+    }
 }
 
 pub fn run(args: TrainArgs) -> Result<()> {
@@ -162,6 +174,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
             epochs: args.epochs as usize,
             batch: args.batch as usize,
             learning_rate: args.learning_rate,
+            sets: args.row_sets,
             ..NetworkOptions::default()
         }),
     };

@@ -14,16 +14,19 @@
 //!   through a dense layer of [`HIDDEN`] rectified units, then a dense output, plus the
 //!   linear lane times a weight of the phase.
 //!
-//! The rows are shared by all phases (each row learns from every stage's positions) and
-//! by the instances of a pattern, and the configurations that a pattern's own symmetry maps
+//! The rows are shared by the phases of a row set ([`Network::sets`]: one set for all
+//! phases, or 3, 5 or 15 sets of consecutive phases, each its own table: a set's rows
+//! learn from its phases' positions only, and a position reads as many rows either way),
+//! and by the instances of a pattern, and the configurations that a pattern's own symmetry maps
 //! onto each other share a row, so the eight images of a position evaluate the same, as
 //! in the pattern evaluation. The rows are quantised to 1/[`QA`]. The heads are stored in
 //! `f32`; their hidden layer runs in 16-bit weights summed exactly in i32 ([`IntHead`],
 //! with AVX2 a `madd` per pair of lanes), the output in `f32`.
 //!
 //! File format (`VOLTENET`), all little-endian: magic, format version (u32), pattern-set
-//! id (u32), variant (u8), width, hidden, buckets (u8 each), rows (u32), then
-//! zlib-compressed: the rows' i16 values row by row, the accumulator bias (`WIDTH` i16),
+//! id (u32), variant (u8), width, hidden, buckets (u8 each), rows (u32: the sets times
+//! the pattern evaluation's weights), then zlib-compressed: the rows' i16 values row by
+//! row, set by set, the accumulator bias (`WIDTH` i16),
 //! then the heads' f32 values bucket by bucket (`w1[in][out]`, `b1`, `w2`, `b2`, linear).
 
 use super::pattern::{self, Indices, N_ACTIVE, N_INSTANCES, N_WEIGHTS, SCALE};
@@ -84,11 +87,19 @@ impl Default for Head {
     }
 }
 
+/// Whether `sets` row sets divide the phases evenly (1, 3, 5 or 15).
+pub const fn valid_sets(sets: usize) -> bool {
+    sets >= 1 && BUCKETS.is_multiple_of(sets)
+}
+
 /// A trained network.
 #[derive(Clone, PartialEq)]
 pub struct Network {
-    /// One row per active weight of the pattern evaluation ([`N_WEIGHTS`]).
-    pub rows: Box<[Row; N_WEIGHTS]>,
+    /// One row per active weight of the pattern evaluation ([`N_WEIGHTS`]) in each row set,
+    /// set by set.
+    pub rows: Box<[Row]>,
+    /// Row sets: set `s` serves phases `s * BUCKETS / sets ..`.
+    sets: usize,
     pub bias: Row,
     /// The heads as read and written ([`Network::set_heads`]).
     heads: Vec<Head>,
@@ -103,17 +114,41 @@ impl std::fmt::Debug for Network {
 }
 
 impl Network {
-    /// All values zero.
+    /// All values zero, one row set.
     pub fn zeros() -> Network {
+        Network::zeros_with_sets(1)
+    }
+
+    /// All values zero, `sets` row sets ([`valid_sets`]).
+    pub fn zeros_with_sets(sets: usize) -> Network {
+        assert!(valid_sets(sets), "{sets} row sets");
         Network {
-            rows: vec![ZERO_ROW; N_WEIGHTS]
-                .into_boxed_slice()
-                .try_into()
-                .expect("N_WEIGHTS rows"),
+            rows: vec![ZERO_ROW; sets * N_WEIGHTS].into_boxed_slice(),
+            sets,
             bias: ZERO_ROW,
             heads: vec![Head::default(); BUCKETS],
             fast: vec![IntHead::new(&Head::default()); BUCKETS],
         }
+    }
+
+    /// The row sets.
+    pub fn sets(&self) -> usize {
+        self.sets
+    }
+
+    /// The row set of a position with `n_empties` empties.
+    #[inline(always)]
+    pub fn set_of(&self, n_empties: u32) -> usize {
+        set_of_bucket(bucket(n_empties), self.sets)
+    }
+
+    /// The rows of the set that serves `n_empties`.
+    #[inline(always)]
+    fn table(&self, n_empties: u32) -> &[Row; N_WEIGHTS] {
+        let at = self.set_of(n_empties) * N_WEIGHTS;
+        self.rows[at..at + N_WEIGHTS]
+            .try_into()
+            .expect("whole row sets")
     }
 
     /// The heads, one per phase.
@@ -128,13 +163,6 @@ impl Network {
         self.heads = heads;
     }
 
-    #[inline(always)]
-    fn row(&self, i: usize) -> &Row {
-        // A lane past its pattern's table (never on a real position's indices) reads
-        // another row, or zeros past the end.
-        &self.rows[i.min(N_WEIGHTS - 1)]
-    }
-
     /// The value, in 1/SCALE disc, of the accumulator `acc` at `n_empties`.
     #[inline]
     fn head_value(&self, acc: &[i16; WIDTH], n_empties: u32) -> i32 {
@@ -146,7 +174,7 @@ impl Network {
     /// The evaluation, in 1/SCALE disc, of the position whose active weights (indices in
     /// a stage's table, [`pattern::active`]) are `active`, with `n_empties` empties.
     pub fn value_of_active(&self, active: &[u32; N_ACTIVE], n_empties: u32) -> i32 {
-        let acc = self.accumulate(&active.map(|f| f as usize));
+        let acc = self.accumulate(self.table(n_empties), &active.map(|f| f as usize));
         self.head_value(&acc, n_empties)
     }
 
@@ -169,6 +197,7 @@ impl Network {
         their_moves: u64,
     ) -> i32 {
         let extra = pattern::extra_features(n_empties, my_moves, their_moves);
+        let table = self.table(n_empties);
         #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
         // SAFETY: AVX2 is enabled at compile time; every row is a whole aligned row.
         let acc = unsafe {
@@ -176,7 +205,7 @@ impl Network {
             const C: usize = WIDTH / 16;
             let lanes = idx.lanes();
             let row = |i: usize, c: usize| {
-                _mm256_load_si256(self.row(i).0.as_ptr().add(16 * c) as *const __m256i)
+                _mm256_load_si256(row(table, i).0.as_ptr().add(16 * c) as *const __m256i)
             };
             let mut acc = [0i16; WIDTH];
             for c in 0..C {
@@ -211,14 +240,14 @@ impl Network {
                 features[k] = INSTANCE_OFFSETS[k] + lanes[k] as usize;
             }
             features[N_INSTANCES..].copy_from_slice(&extra);
-            self.accumulate(&features)
+            self.accumulate(table, &features)
         };
         self.head_value(&acc, n_empties)
     }
 
-    /// The bias plus the rows of `features`.
+    /// The bias plus the rows of `features` in `table`.
     #[inline(always)]
-    fn accumulate(&self, features: &[usize; N_ACTIVE]) -> [i16; WIDTH] {
+    fn accumulate(&self, table: &[Row; N_WEIGHTS], features: &[usize; N_ACTIVE]) -> [i16; WIDTH] {
         let mut acc = self.bias.0;
         #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
         // SAFETY: AVX2 is enabled at compile time; every load and store is of 16 lanes
@@ -230,7 +259,7 @@ impl Network {
                 *x = _mm256_loadu_si256(acc.as_ptr().add(16 * c) as *const __m256i);
             }
             for &f in features {
-                let row = self.row(f).0.as_ptr();
+                let row = row(table, f).0.as_ptr();
                 for (c, x) in v.iter_mut().enumerate() {
                     let r = _mm256_loadu_si256(row.add(16 * c) as *const __m256i);
                     *x = _mm256_add_epi16(*x, r);
@@ -242,7 +271,7 @@ impl Network {
         }
         #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
         for &f in features {
-            add_row(&mut acc, self.row(f));
+            add_row(&mut acc, row(table, f));
         }
         acc
     }
@@ -270,9 +299,12 @@ impl Network {
         (rows + 1) * WIDTH * 2 + BUCKETS * (CLIPPED * HIDDEN + 2 * HIDDEN + 2) * 4
     }
 
-    /// Reads [`Network::payload`]; `raw` has [`Network::payload_len`] bytes.
+    /// Reads [`Network::payload`]; `raw` has [`Network::payload_len`] bytes and `rows` is
+    /// a valid number of row sets ([`valid_sets`]) times [`N_WEIGHTS`].
     pub fn from_payload(raw: &[u8], rows: usize) -> Network {
         assert_eq!(raw.len(), Self::payload_len(rows));
+        let sets = rows / N_WEIGHTS;
+        assert!(rows.is_multiple_of(N_WEIGHTS) && valid_sets(sets));
         let mut i16s = raw[..(rows + 1) * WIDTH * 2]
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
@@ -283,13 +315,7 @@ impl Network {
             }
             r
         };
-        assert_eq!(rows, N_WEIGHTS);
-        let table: Box<[Row; N_WEIGHTS]> = (0..rows)
-            .map(|_| read_row())
-            .collect::<Vec<Row>>()
-            .into_boxed_slice()
-            .try_into()
-            .expect("N_WEIGHTS rows");
+        let table: Box<[Row]> = (0..rows).map(|_| read_row()).collect();
         let bias = read_row();
         let mut f32s = raw[(rows + 1) * WIDTH * 2..]
             .chunks_exact(4)
@@ -314,6 +340,7 @@ impl Network {
             .collect();
         Network {
             rows: table,
+            sets,
             bias,
             fast: heads.iter().map(IntHead::new).collect(),
             heads,
@@ -322,6 +349,19 @@ impl Network {
 }
 
 const INV_QA: f32 = 1.0 / QA as f32;
+
+/// The row set of phase `bucket` among `sets`.
+#[inline(always)]
+pub const fn set_of_bucket(bucket: usize, sets: usize) -> usize {
+    bucket * sets / BUCKETS
+}
+
+/// Row `i` of a set. A lane past its pattern's table (never on a real position's indices)
+/// reads another row, or the last past the end.
+#[inline(always)]
+fn row(table: &[Row; N_WEIGHTS], i: usize) -> &Row {
+    &table[i.min(N_WEIGHTS - 1)]
+}
 
 /// Where each instance's pattern table starts among the rows.
 const INSTANCE_OFFSETS: [usize; N_INSTANCES] = {

@@ -62,7 +62,7 @@ pub enum WeightFileError {
         scale: u16,
     },
     #[error(
-        "the network has width {width}, {hidden} hidden units, {buckets} phases and {rows} rows; this volte needs {}, {}, {} and {N_WEIGHTS}",
+        "the network has width {width}, {hidden} hidden units, {buckets} phases and {rows} rows; this volte needs {}, {}, {} and {N_WEIGHTS} rows in each of 1, 3, 5 or 15 sets",
         network::WIDTH,
         network::HIDDEN,
         network::BUCKETS
@@ -124,6 +124,14 @@ impl PatternWeights {
         PatternWeights {
             variant,
             model: Model::Network(Box::new(network)),
+        }
+    }
+
+    /// The network, where these are a network's weights.
+    pub fn as_network(&self) -> Option<&Network> {
+        match &self.model {
+            Model::Network(n) => Some(n),
+            Model::Linear(_) => None,
         }
     }
 
@@ -266,7 +274,13 @@ impl PatternWeights {
                 hidden as usize,
                 buckets as usize,
                 rows as usize,
-            ) != (network::WIDTH, network::HIDDEN, network::BUCKETS, N_WEIGHTS)
+            ) != (
+                network::WIDTH,
+                network::HIDDEN,
+                network::BUCKETS,
+                rows as usize,
+            ) || !(rows as usize).is_multiple_of(N_WEIGHTS)
+                || !network::valid_sets(rows as usize / N_WEIGHTS)
             {
                 return Err(WeightFileError::NetworkShape {
                     width,
@@ -275,10 +289,10 @@ impl PatternWeights {
                     rows,
                 });
             }
-            let raw = inflate(&bytes[HEADER_LEN..], Network::payload_len(N_WEIGHTS))?;
+            let raw = inflate(&bytes[HEADER_LEN..], Network::payload_len(rows as usize))?;
             return Ok(PatternWeights::network(
                 variant,
-                Network::from_payload(&raw, N_WEIGHTS),
+                Network::from_payload(&raw, rows as usize),
             ));
         }
         let stages = bytes[17];

@@ -10,7 +10,7 @@
 
 use super::pattern::{Progress, Rows};
 use crate::eval::network::{
-    BUCKETS, CLIPPED, HIDDEN, Head, Network, OUTPUT_DISCS, QA, ROW_LIMIT, Row, WIDTH,
+    BUCKETS, CLIPPED, HIDDEN, Head, Network, OUTPUT_DISCS, QA, ROW_LIMIT, Row, WIDTH, set_of_bucket,
 };
 use crate::eval::pattern::{self, N_ACTIVE, N_STAGES, N_WEIGHTS};
 
@@ -22,6 +22,8 @@ pub struct NetworkOptions {
     /// Adam's step size at the start.
     pub learning_rate: f32,
     pub seed: u64,
+    /// Row sets ([`crate::eval::network::valid_sets`]): 1 shares the rows across all phases.
+    pub sets: usize,
 }
 
 impl Default for NetworkOptions {
@@ -31,6 +33,7 @@ impl Default for NetworkOptions {
             batch: 1024,
             learning_rate: 2e-3,
             seed: 59,
+            sets: 1,
         }
     }
 }
@@ -41,8 +44,9 @@ const HEAD_PARAMS: usize = CLIPPED * HIDDEN + 2 * HIDDEN + 2;
 const DENSE: usize = WIDTH + BUCKETS * HEAD_PARAMS;
 
 struct Model {
-    /// `N_WEIGHTS` rows of `WIDTH`.
+    /// `sets * N_WEIGHTS` rows of `WIDTH`, set by set.
     rows: Vec<f32>,
+    sets: usize,
     dense: Vec<f32>,
 }
 
@@ -100,9 +104,9 @@ struct Pass {
 }
 
 impl Model {
-    fn init(seed: u64) -> Model {
+    fn init(seed: u64, sets: usize) -> Model {
         let mut rng = Rng(seed | 1);
-        let rows = (0..N_WEIGHTS * WIDTH)
+        let rows = (0..sets * N_WEIGHTS * WIDTH)
             .map(|i| {
                 if i % WIDTH == 0 {
                     0.0
@@ -125,14 +129,21 @@ impl Model {
             }
             h[HEAD_PARAMS - 1] = 1.0;
         }
-        Model { rows, dense }
+        Model { rows, sets, dense }
+    }
+
+    /// The first row of `bucket`'s set.
+    fn set_base(&self, bucket: usize) -> usize {
+        set_of_bucket(bucket, self.sets) * N_WEIGHTS
     }
 
     fn forward(&self, f: &[u32; N_ACTIVE], bucket: usize) -> Pass {
         let mut acc = [0.0f32; WIDTH];
         acc.copy_from_slice(&self.dense[..WIDTH]);
+        let base = self.set_base(bucket);
         for &j in f {
-            let row = &self.rows[j as usize * WIDTH..(j as usize + 1) * WIDTH];
+            let j = base + j as usize;
+            let row = &self.rows[j * WIDTH..(j + 1) * WIDTH];
             for (a, r) in acc.iter_mut().zip(row) {
                 *a += r;
             }
@@ -200,9 +211,9 @@ impl Model {
     /// The quantised network: every member of a mirror class gets its representative's row.
     fn quantise(&self, canon: &[u32]) -> Network {
         let q = |x: f32| (x * QA as f32).round().clamp(-32767.0, 32767.0) as i16;
-        let mut net = Network::zeros();
+        let mut net = Network::zeros_with_sets(self.sets);
         for (j, row) in net.rows.iter_mut().enumerate() {
-            let c = canon[j] as usize;
+            let c = (j / N_WEIGHTS) * N_WEIGHTS + canon[j % N_WEIGHTS] as usize;
             for (k, v) in row.0.iter_mut().enumerate() {
                 *v = q(self.rows[c * WIDTH + k]);
             }
@@ -278,12 +289,12 @@ pub(super) fn fit(
     let canon = pattern::canonical();
     let stages = row_stages(train);
     let n = train.targets.len();
-    let mut model = Model::init(options.seed);
+    let mut model = Model::init(options.seed, options.sets);
     let mut row_moments = Moments::new(model.rows.len());
     let mut dense_moments = Moments::new(DENSE);
     let mut row_grad = vec![0.0f32; model.rows.len()];
     // The batch that last touched each row (u32::MAX: none yet this epoch).
-    let mut touched_in = vec![u32::MAX; N_WEIGHTS];
+    let mut touched_in = vec![u32::MAX; options.sets * N_WEIGHTS];
     let mut touched: Vec<u32> = Vec::new();
     let mut dense_grad = vec![0.0f32; DENSE];
     let mut order: Vec<u32> = (0..n as u32).collect();
@@ -313,8 +324,9 @@ pub(super) fn fit(
                 let err = p.out - t;
                 sum_abs += f64::from(err.abs());
                 let dacc = model.backward(&p, bucket, err * scale, &mut dense_grad);
+                let base = model.set_base(bucket);
                 for &j in f {
-                    let j = j as usize;
+                    let j = base + j as usize;
                     if touched_in[j] != b as u32 {
                         touched_in[j] = b as u32;
                         touched.push(j as u32);

@@ -840,6 +840,15 @@ mod tests {
 
     #[test]
     fn a_network_learns_the_training_positions() {
+        network_learns(1);
+    }
+
+    #[test]
+    fn a_network_of_three_row_sets_learns_the_training_positions() {
+        network_learns(3);
+    }
+
+    fn network_learns(sets: usize) {
         let games: Vec<Game> = (1..=300).map(random_game).collect();
         let options = TrainOptions {
             relabel_empties: 0,
@@ -849,11 +858,12 @@ mod tests {
                 batch: 64,
                 learning_rate: 1e-2,
                 seed: 3,
+                sets,
             }),
             ..TrainOptions::default()
         };
         let out = train(&games, &options, &Quiet).unwrap();
-        assert!(out.weights.is_network());
+        assert_eq!(out.weights.as_network().map(|n| n.sets()), Some(sets));
         // Labels are the games' results; always answering 0 errs by their mean size.
         let mean_label = games
             .iter()

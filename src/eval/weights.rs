@@ -269,18 +269,11 @@ impl PatternWeights {
         };
         if network {
             let (width, hidden, buckets, rows) = (bytes[17], bytes[18], bytes[19], u32_at(20));
-            if (
-                width as usize,
-                hidden as usize,
-                buckets as usize,
-                rows as usize,
-            ) != (
-                network::WIDTH,
-                network::HIDDEN,
-                network::BUCKETS,
-                rows as usize,
-            ) || !(rows as usize).is_multiple_of(N_WEIGHTS)
-                || !network::valid_sets(rows as usize / N_WEIGHTS)
+            let whole_sets = (rows as usize).is_multiple_of(N_WEIGHTS)
+                && network::valid_sets(rows as usize / N_WEIGHTS);
+            if (width as usize, hidden as usize, buckets as usize)
+                != (network::WIDTH, network::HIDDEN, network::BUCKETS)
+                || !whole_sets
             {
                 return Err(WeightFileError::NetworkShape {
                     width,

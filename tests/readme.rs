@@ -92,7 +92,15 @@ fn volatile(token: &str, previous: Option<&str>) -> bool {
         .trim_end_matches([',', ')', 's', '%']);
     (t.contains('.') && t.trim_start_matches(['+', '-']).parse::<f64>().is_ok())
         || previous == Some("Nodes/second:")
-        || token.starts_with("D6/0/")
+}
+
+/// Whether two tokens agree but for a time after their last `/`, as NBoard's
+/// `=== MOVE/EVAL/TIME` reply ends.
+fn same_but_time(a: &str, b: &str) -> bool {
+    match (a.rsplit_once('/'), b.rsplit_once('/')) {
+        (Some((pa, ta)), Some((pb, tb))) => pa == pb && volatile(ta, None) && volatile(tb, None),
+        _ => false,
+    }
 }
 
 fn same_line(expected: &str, got: &str) -> bool {
@@ -101,7 +109,7 @@ fn same_line(expected: &str, got: &str) -> bool {
     e.len() == g.len()
         && e.iter().zip(&g).enumerate().all(|(k, (a, b))| {
             let before = k.checked_sub(1).map(|p| e[p]);
-            a == b || (volatile(a, before) && volatile(b, before))
+            a == b || (volatile(a, before) && volatile(b, before)) || same_but_time(a, b)
         })
 }
 
@@ -233,6 +241,9 @@ fn the_comparison_allows_times_and_nothing_else() {
         "total: 1 solved, 8719642 nodes, 0.208 s, 42.0 Mn/s"
     ));
     assert!(!same_line("1 20 A2 +38", "1 20 B2 +38"));
+    assert!(same_line("=== D6/2/0.000", "=== D6/2/0.003"));
+    assert!(!same_line("=== D6/2/0.000", "=== D6/3/0.000"));
+    assert!(!same_line("=== D6/2/0.000", "=== C4/2/0.000"));
     let expected: Vec<String> = ["a", "...", "z"].iter().map(|s| s.to_string()).collect();
     assert!(matches(&expected, &["a", "b", "c", "z"]));
     assert!(matches(&expected, &["a", "z"]));

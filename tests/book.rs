@@ -128,7 +128,7 @@ fn nboard_hint_shows_book_lines_and_learn_saves_the_game() {
         input.as_bytes(),
         Box::new(sink.clone()),
         ProtocolOptions {
-            level: 3,
+            level: Some(3),
             book_path: Some(path.clone()),
             engine: EngineOptions {
                 hash_mb: 4,
@@ -183,7 +183,7 @@ fn nboard_hint_in_the_book_answers_the_other_moves_too() {
             input.as_bytes(),
             Box::new(sink.clone()),
             ProtocolOptions {
-                level: 3,
+                level: Some(3),
                 engine: EngineOptions {
                     hash_mb: 4,
                     book: Some(Arc::new(small_book())),

@@ -154,13 +154,51 @@ impl Client {
 
 fn quick() -> ProtocolOptions {
     ProtocolOptions {
-        level: 2,
+        level: Some(2),
         engine: EngineOptions {
             hash_mb: 4,
             ..EngineOptions::default()
         },
         ..ProtocolOptions::default()
     }
+}
+
+/// With a game clock and no `set depth`, NBoard's `go` thinks as long as the clock's plan
+/// allows (as match managers that send a clock and no depth expect; at the default level
+/// this opening takes about 0.05 s of a 20 s clock); `set depth` caps it again.
+#[test]
+fn nboard_without_a_depth_plays_by_the_clock() {
+    let c = Client::start(
+        false,
+        ProtocolOptions {
+            level: None,
+            engine: EngineOptions {
+                hash_mb: 16,
+                ..EngineOptions::default()
+            },
+            ..ProtocolOptions::default()
+        },
+    );
+    let secs = |reply: String| -> f64 {
+        let t = reply.rsplit('/').next().unwrap();
+        t.parse().unwrap_or_else(|_| panic!("no time in {reply}"))
+    };
+    c.send("nboard 2");
+    c.send("set game (;GM[Othello]PC[NBoard]TI[0:20]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5];)");
+    c.send("go");
+    let by_clock = secs(c.until(|l| l.starts_with("===")));
+    // 20 s over the 27 moves the clock is planned for, and no new iteration past 55%
+    // of the 0.68 s each: at least 0.37 s.
+    assert!(by_clock >= 0.3, "{by_clock} s");
+    c.send("set depth 2");
+    c.send("go");
+    let capped = secs(c.until(|l| l.starts_with("===")));
+    assert!(
+        capped < by_clock / 3.0,
+        "{capped} s at depth 2, {by_clock} s by the clock"
+    );
+    c.send("quit");
+    c.finish();
 }
 
 /// Plays a whole game through NBoard: `go` for every move, checked against volte's own
@@ -472,7 +510,7 @@ fn gtp_quit_during_a_long_genmove() {
     let c = Client::start(
         true,
         ProtocolOptions {
-            level: 40,
+            level: Some(40),
             engine: EngineOptions {
                 hash_mb: 16,
                 ..EngineOptions::default()
@@ -602,7 +640,7 @@ fn fuzzed_lines_get_answers_and_leave_a_working_engine() {
         }
         let out = SharedBuf::default();
         let options = ProtocolOptions {
-            level: 1,
+            level: Some(1),
             engine: EngineOptions {
                 hash_mb: 1,
                 ..EngineOptions::default()
@@ -836,7 +874,7 @@ fn nboard_hint_names_every_move_once_after_a_session() {
         let c = Client::start(
             false,
             ProtocolOptions {
-                level: 6,
+                level: Some(6),
                 engine: EngineOptions {
                     hash_mb: 4,
                     ..EngineOptions::default()
@@ -951,7 +989,7 @@ fn nboard_learn_never_holds_up_ping() {
     let c = Client::start(
         false,
         ProtocolOptions {
-            level: 10,
+            level: Some(10),
             engine: EngineOptions {
                 hash_mb: 4,
                 book: Some(book),

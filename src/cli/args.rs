@@ -59,9 +59,11 @@ impl EngineArgs {
 #[derive(clap::Args, Debug, Clone)]
 pub struct ProtocolArgs {
     /// Engine level: midgame depth, exact endgame from 2*level empties up to level 10,
-    /// then level+10 (NBoard's `set depth` and GTP's `level` change it).
-    #[arg(long, short, default_value_t = crate::engine::DEFAULT_LEVEL, value_parser = clap::value_parser!(u32).range(1..=60))]
-    pub level: u32,
+    /// then level+10 (NBoard's `set depth` and GTP's `level` change it); 16 if none. GTP
+    /// plays by its clock whenever it has one; NBoard caps the depth at the level and
+    /// plays by the game's clock alone when neither this nor `set depth` gave one.
+    #[arg(long, short, value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub level: Option<u32>,
     /// Rules of new games (GGF games carry their own).
     #[arg(long, short, default_value = "othello")]
     pub variant: Variant,

@@ -108,7 +108,7 @@ pub fn run(input: impl BufRead, output: Box<dyn Write + Send>, options: Protocol
         background: Background::new(engine.stop_handle()),
         engine,
         game: Game::new(options.variant),
-        level: options.level,
+        level: options.level.unwrap_or(crate::engine::DEFAULT_LEVEL),
         time: TimeControl::default(),
         out: Output::new(output),
         pending: None,

@@ -21,7 +21,10 @@ use std::time::Duration;
 /// How a protocol session starts.
 #[derive(Clone, Debug)]
 pub struct ProtocolOptions {
-    pub level: u32,
+    /// The level the user chose (`--level`). `None`: NBoard plays by its game clock
+    /// alone when the game has one and no `set depth` came, and otherwise at
+    /// [`crate::engine::DEFAULT_LEVEL`], as GTP does without a clock.
+    pub level: Option<u32>,
     /// Rules of new games (GGF games carry their own).
     pub variant: Variant,
     /// Where `learn` saves the book (`None`: learnt games stay in memory).
@@ -32,7 +35,7 @@ pub struct ProtocolOptions {
 impl Default for ProtocolOptions {
     fn default() -> Self {
         ProtocolOptions {
-            level: crate::engine::DEFAULT_LEVEL,
+            level: None,
             variant: Variant::Othello,
             book_path: None,
             engine: EngineOptions::default(),

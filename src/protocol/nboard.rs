@@ -4,7 +4,7 @@
 //! `quit`. Nothing is written to stderr: the GUI merges it into stdout.
 
 use super::{Background, Output, ProtocolOptions, game_clock, read_line};
-use crate::engine::{Engine, EngineOptions, Limits};
+use crate::engine::{DEFAULT_LEVEL, Engine, EngineOptions, GameClock, Limits};
 use crate::engine::{Iteration, ResultKind};
 use crate::formats::ggf;
 use crate::game::Game;
@@ -13,6 +13,20 @@ use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, mpsc};
 use std::time::Instant;
+
+/// The limits of `go` at `level` (`set depth`; `None` until one came) with the mover's
+/// game `clock`, if the game has one. A level caps the depth as NBoard asks (the clock
+/// then only stops the search sooner). Without one the clock alone decides, as a match
+/// manager that sends a clock and no depth expects: the search deepens while the clock's
+/// plan allows ([`crate::search::time`]). Without either, [`DEFAULT_LEVEL`].
+pub fn timed_limits(level: Option<u32>, clock: Option<GameClock>) -> Limits {
+    let mut limits = match (level, clock) {
+        (None, Some(_)) => Limits::default(),
+        (level, _) => Limits::level(level.unwrap_or(DEFAULT_LEVEL)),
+    };
+    limits.clock = clock;
+    limits
+}
 
 /// The depth field of a `search` line: the midgame depth, or `100%` for an exact solve,
 /// `100%W` for a proven win/loss/draw, `<p>%` for a solve with probable cuts.
@@ -47,7 +61,8 @@ fn search_lines(it: &Iteration) -> Vec<String> {
 struct Session {
     engine: Arc<Engine>,
     game: Game,
-    level: u32,
+    /// The level `set depth` (or `--level`) chose: `None` until one does.
+    level: Option<u32>,
     contempt: i32,
     out: Output,
     background: Background,
@@ -195,7 +210,7 @@ impl Session {
             }
             "depth" => match value.parse::<u32>() {
                 Ok(d) if (1..=60).contains(&d) => {
-                    self.level = d;
+                    self.level = Some(d);
                     self.out.line(&format!("set myname volte{d}"));
                 }
                 _ => self.status(&format!("depth must be 1 to 60, not '{}'", truncate(value))),
@@ -241,8 +256,9 @@ impl Session {
         }
     }
 
+    /// The session's level, without a clock.
     fn limits(&self) -> Limits {
-        Limits::level(self.level)
+        Limits::level(self.level.unwrap_or(DEFAULT_LEVEL))
     }
 
     fn go(&mut self) {
@@ -257,8 +273,7 @@ impl Session {
             self.out.line("=== PA");
             return;
         }
-        let mut limits = self.limits();
-        limits.clock = game_clock(&self.game, self.game.side_to_move());
+        let mut limits = timed_limits(self.level, game_clock(&self.game, self.game.side_to_move()));
         limits.book = true;
         let (engine, game, out) = (
             Arc::clone(&self.engine),
@@ -367,7 +382,7 @@ impl Session {
         }
         let job = LearnJob {
             game: self.game.clone(),
-            level: self.level,
+            level: self.level.unwrap_or(DEFAULT_LEVEL),
         };
         self.out.line("status learning");
         let learner = self.learner.get_or_insert_with(|| {
@@ -492,7 +507,29 @@ fn truncate(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::{DEFAULT_SELECTIVITY, LEVEL_SELECTIVITY, MAX_LEVEL};
     use crate::square::Square;
+    use std::time::Duration;
+
+    #[test]
+    fn a_clock_without_a_depth_is_played_by_the_clock() {
+        let clock = GameClock {
+            remaining: Duration::from_secs(30),
+            increment: Duration::ZERO,
+            moves_to_go: None,
+        };
+        let by_clock = timed_limits(None, Some(clock)).plan(40);
+        assert_eq!(by_clock.depth, MAX_LEVEL);
+        assert_eq!(by_clock.selectivity, DEFAULT_SELECTIVITY);
+        assert!(by_clock.time.is_some());
+        let capped = timed_limits(Some(8), Some(clock)).plan(40);
+        assert_eq!(capped.depth, 8);
+        assert_eq!(capped.selectivity, LEVEL_SELECTIVITY);
+        assert!(capped.time.is_some());
+        let untimed = timed_limits(None, None).plan(40);
+        assert_eq!(untimed.depth, DEFAULT_LEVEL);
+        assert!(untimed.time.is_none());
+    }
 
     #[test]
     fn depth_and_pv_texts() {

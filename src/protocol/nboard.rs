@@ -258,7 +258,7 @@ impl Session {
 
     /// The session's level, without a clock.
     fn limits(&self) -> Limits {
-        Limits::level(self.level.unwrap_or(DEFAULT_LEVEL))
+        timed_limits(self.level, None)
     }
 
     fn go(&mut self) {

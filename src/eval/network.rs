@@ -4,9 +4,9 @@
 //! Every active weight of the pattern evaluation (the 46 pattern instances, both sides'
 //! mobility and the parity, [`pattern::active`]) indexes a row of [`WIDTH`] 16-bit values
 //! instead of a single weight; the rows of a position are summed into an accumulator, so a
-//! position costs the same 49 table reads as the linear evaluation (a row is `WIDTH / 16`
-//! 32-byte vectors: two at 32 lanes, one cache line), and the rest is a few hundred
-//! multiply-adds:
+//! position costs the same 49 table reads as the linear evaluation (a row is `WIDTH / 32`
+//! 64-byte vectors with AVX-512, `WIDTH / 16` 32-byte ones with AVX2: at 32 lanes one
+//! cache line), and the rest is a few hundred multiply-adds:
 //!
 //! - lane 0 of the accumulator passes through unchanged (a linear part, as the pattern
 //!   evaluation's sum), the [`CLIPPED`] other lanes are clipped to `[0, 1]`;
@@ -21,7 +21,8 @@
 //! onto each other share a row, so the eight images of a position evaluate the same, as
 //! in the pattern evaluation. The rows are quantised to 1/[`QA`]. The heads are stored in
 //! `f32`; their hidden layer runs in 16-bit weights summed exactly in i32 ([`IntHead`],
-//! with AVX2 a `madd` per pair of lanes), the output in `f32`.
+//! with AVX2 a `madd` per pair of lanes, with AVX-512 VNNI a `vpdpwssd` for all 16 units),
+//! the output in `f32`.
 //!
 //! File format (`VOLTENET`), all little-endian: magic, format version (u32), pattern-set
 //! id (u32), variant (u8), width, hidden, buckets (u8 each), rows (u32: the sets times
@@ -34,7 +35,8 @@ use crate::board::Position;
 
 /// Lanes of the accumulator (a 64-byte row of i16, one cache line).
 pub const WIDTH: usize = 32;
-const _: () = assert!(WIDTH.is_multiple_of(16));
+// (AVX-512 adds 32 lanes at a time, AVX2 16.)
+const _: () = assert!(WIDTH.is_multiple_of(32));
 /// Clipped lanes (all but the linear lane 0).
 pub const CLIPPED: usize = WIDTH - 1;
 /// Units of each head's hidden layer.
@@ -198,7 +200,44 @@ impl Network {
     ) -> i32 {
         let extra = pattern::extra_features(n_empties, my_moves, their_moves);
         let table = self.table(n_empties);
-        #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+        #[cfg(all(target_arch = "x86_64", target_feature = "avx512bw"))]
+        // SAFETY: AVX-512BW is enabled at compile time; every row is a whole row, aligned
+        // to 64 bytes.
+        let acc = unsafe {
+            use std::arch::x86_64::*;
+            const C: usize = WIDTH / 32;
+            let lanes = idx.lanes();
+            let row = |i: usize, c: usize| {
+                _mm512_load_si512(row(table, i).0.as_ptr().add(32 * c) as *const __m512i)
+            };
+            let mut acc = [0i16; WIDTH];
+            for c in 0..C {
+                let mut a = _mm512_add_epi16(row(extra[0], c), row(extra[2], c));
+                let mut b = _mm512_add_epi16(
+                    row(extra[1], c),
+                    _mm512_load_si512(self.bias.0.as_ptr().add(32 * c) as *const __m512i),
+                );
+                macro_rules! instances {
+                    ($($k:literal $l:literal)*) => {$(
+                        a = _mm512_add_epi16(a, row(INSTANCE_OFFSETS[$k] + lanes[$k] as usize, c));
+                        b = _mm512_add_epi16(b, row(INSTANCE_OFFSETS[$l] + lanes[$l] as usize, c));
+                    )*};
+                }
+                const _: () = assert!(N_INSTANCES == 46);
+                instances!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27
+                    28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45);
+                _mm512_storeu_si512(
+                    acc.as_mut_ptr().add(32 * c) as *mut __m512i,
+                    _mm512_add_epi16(a, b),
+                );
+            }
+            acc
+        };
+        #[cfg(all(
+            target_arch = "x86_64",
+            target_feature = "avx2",
+            not(target_feature = "avx512bw")
+        ))]
         // SAFETY: AVX2 is enabled at compile time; every row is a whole aligned row.
         let acc = unsafe {
             use std::arch::x86_64::*;
@@ -441,7 +480,20 @@ impl IntHead {
 /// operations in the same order, so every build gives the same values.
 #[inline(always)]
 fn hidden(head: &IntHead, acc: &[i16; WIDTH]) -> f32 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "avx512bw",
+        target_feature = "avx512vnni"
+    ))]
+    {
+        // SAFETY: AVX-512BW and VNNI are enabled at compile time.
+        unsafe { hidden_avx512(head, acc) }
+    }
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "avx2",
+        not(all(target_feature = "avx512bw", target_feature = "avx512vnni"))
+    ))]
     {
         // SAFETY: AVX2 is enabled at compile time.
         unsafe { hidden_avx2(head, acc) }
@@ -475,7 +527,58 @@ fn hidden_portable(head: &IntHead, acc: &[i16; WIDTH]) -> f32 {
     t[0]
 }
 
+/// [`hidden`] with AVX-512: the 16 units' sums in one register, the pairs of lanes
+/// multiplied and added in four independent chains (`vpdpwssd`), which the compiler
+/// cannot merge into one as it did the AVX2 version's.
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "avx512bw",
+    target_feature = "avx512vnni"
+))]
+#[inline(always)]
+unsafe fn hidden_avx512(head: &IntHead, acc: &[i16; WIDTH]) -> f32 {
+    use std::arch::x86_64::*;
+    // SAFETY (whole body): every load and store is within the arrays named, unaligned.
+    unsafe {
+        // The lanes clipped to [0, QA]; each 32-bit lane is a pair (2j, 2j + 1).
+        let mut pairs = [0i32; WIDTH / 2];
+        for c in 0..WIDTH / 32 {
+            let v = _mm512_loadu_si512(acc.as_ptr().add(32 * c) as *const __m512i);
+            let x = _mm512_max_epi16(
+                _mm512_min_epi16(v, _mm512_set1_epi16(QA as i16)),
+                _mm512_setzero_si512(),
+            );
+            _mm512_storeu_si512(pairs.as_mut_ptr().add(16 * c) as *mut __m512i, x);
+        }
+        let w = |j: usize| _mm512_loadu_si512(head.w1[j].as_ptr() as *const __m512i);
+        let mut z = [
+            _mm512_loadu_si512(head.b1.as_ptr() as *const __m512i),
+            _mm512_setzero_si512(),
+            _mm512_setzero_si512(),
+            _mm512_setzero_si512(),
+        ];
+        for j in 0..WIDTH / 2 {
+            z[j % 4] = _mm512_dpwssd_epi32(z[j % 4], _mm512_set1_epi32(pairs[j]), w(j));
+        }
+        let z = _mm512_add_epi32(_mm512_add_epi32(z[0], z[1]), _mm512_add_epi32(z[2], z[3]));
+        let t = _mm512_mul_ps(
+            _mm512_cvtepi32_ps(_mm512_max_epi32(z, _mm512_setzero_si512())),
+            _mm512_loadu_ps(head.w2.as_ptr()),
+        );
+        // The tree: t[o] + t[o + 8], then + 4, + 2, + 1.
+        let u = _mm256_add_ps(_mm512_castps512_ps256(t), _mm512_extractf32x8_ps(t, 1));
+        let v = _mm_add_ps(_mm256_castps256_ps128(u), _mm256_extractf128_ps(u, 1));
+        let w = _mm_add_ps(v, _mm_movehl_ps(v, v));
+        let x = _mm_add_ss(w, _mm_shuffle_ps(w, w, 1));
+        _mm_cvtss_f32(x)
+    }
+}
+
 #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[cfg_attr(
+    all(target_feature = "avx512bw", target_feature = "avx512vnni", not(test)),
+    allow(dead_code)
+)]
 #[inline(always)]
 unsafe fn hidden_avx2(head: &IntHead, acc: &[i16; WIDTH]) -> f32 {
     use std::arch::x86_64::*;
@@ -562,6 +665,9 @@ mod tests {
             let acc: [i16; WIDTH] = std::array::from_fn(|_| (next() % 400) as i16 - 100);
             let h = hidden(&fast, &acc);
             assert_eq!(h.to_bits(), hidden_portable(&fast, &acc).to_bits());
+            #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+            // SAFETY: AVX2 is enabled at compile time.
+            assert_eq!(h.to_bits(), unsafe { hidden_avx2(&fast, &acc) }.to_bits());
             values.insert(h.to_bits());
             // The integers stand for the float head within rounding.
             let mut exact = 0.0f64;

@@ -52,16 +52,16 @@ pub enum BookCommand {
 pub struct BookSearchArgs {
     /// Midgame depth of each leaf search (plies; one less from positions at an odd ply,
     /// so that every search ends on a ply of the same parity).
-    #[arg(long, default_value_t = crate::jobs::bookbuild::SearchOptions::default().depth)]
+    #[arg(long, default_value_t = crate::jobs::bookbuild::DEFAULT_DEPTH)]
     pub depth: u32,
     /// Solve leaves exactly from this many empties.
-    #[arg(long, default_value_t = crate::jobs::bookbuild::SearchOptions::default().solve_from)]
+    #[arg(long, default_value_t = crate::jobs::bookbuild::DEFAULT_SOLVE_FROM)]
     pub solve_from: u32,
     /// Searches run at once (one thread each).
     #[arg(long, short, default_value_t = default_threads())]
     pub threads: usize,
     /// Transposition table of each search, in MB.
-    #[arg(long, default_value_t = crate::jobs::bookbuild::SearchOptions::default().hash_mb)]
+    #[arg(long, default_value_t = crate::jobs::bookbuild::DEFAULT_HASH_MB)]
     pub hash_mb: usize,
     #[command(flatten)]
     pub eval: EvalArgs,

@@ -42,13 +42,19 @@ pub fn takes(shard: crate::jobs::shard::Shard, key: &Key) -> bool {
     (x % shard.count as u64) as usize + 1 == shard.index
 }
 
+/// The leaf searches' default midgame depth, solving depth and table size (MB): constants,
+/// so that the command line's defaults do not build an evaluator.
+pub const DEFAULT_DEPTH: u32 = 16;
+pub const DEFAULT_SOLVE_FROM: u32 = 24;
+pub const DEFAULT_HASH_MB: usize = 32;
+
 impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions {
-            depth: 16,
-            solve_from: 24,
+            depth: DEFAULT_DEPTH,
+            solve_from: DEFAULT_SOLVE_FROM,
             threads: 1,
-            hash_mb: 32,
+            hash_mb: DEFAULT_HASH_MB,
             eval: Evaluator::default(),
             batch: 256,
             shard: crate::jobs::shard::Shard::WHOLE,

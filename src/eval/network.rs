@@ -200,38 +200,53 @@ impl Network {
     ) -> i32 {
         let extra = pattern::extra_features(n_empties, my_moves, their_moves);
         let table = self.table(n_empties);
+        // The bias and the 49 rows summed a vector of `$per` lanes at a time, in two chains.
+        #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+        macro_rules! sum_rows {
+            ($vec:ty, $per:expr, $load:ident, $add:ident, $store:ident;
+             $($k:literal $l:literal)*) => {{
+                use std::arch::x86_64::*;
+                let lanes = idx.lanes();
+                let row = |i: usize, c: usize| {
+                    $load(row(table, i).0.as_ptr().add($per * c) as *const $vec)
+                };
+                let mut acc = [0i16; WIDTH];
+                for c in 0..WIDTH / $per {
+                    let mut a = $add(row(extra[0], c), row(extra[2], c));
+                    let mut b = $add(
+                        row(extra[1], c),
+                        $load(self.bias.0.as_ptr().add($per * c) as *const $vec),
+                    );
+                    $(
+                        a = $add(a, row(INSTANCE_OFFSETS[$k] + lanes[$k] as usize, c));
+                        b = $add(b, row(INSTANCE_OFFSETS[$l] + lanes[$l] as usize, c));
+                    )*
+                    $store(acc.as_mut_ptr().add($per * c) as *mut $vec, $add(a, b));
+                }
+                acc
+            }};
+        }
+        // [`sum_rows`] over all 46 instances, two at a time.
+        #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+        macro_rules! sum_all_rows {
+            ($vec:ty, $per:expr, $load:ident, $add:ident, $store:ident) => {{
+                const _: () = assert!(N_INSTANCES == 46);
+                sum_rows!($vec, $per, $load, $add, $store;
+                    0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27
+                    28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45)
+            }};
+        }
         #[cfg(all(target_arch = "x86_64", target_feature = "avx512bw"))]
         // SAFETY: AVX-512BW is enabled at compile time; every row is a whole row, aligned
         // to 64 bytes.
         let acc = unsafe {
-            use std::arch::x86_64::*;
-            const C: usize = WIDTH / 32;
-            let lanes = idx.lanes();
-            let row = |i: usize, c: usize| {
-                _mm512_load_si512(row(table, i).0.as_ptr().add(32 * c) as *const __m512i)
-            };
-            let mut acc = [0i16; WIDTH];
-            for c in 0..C {
-                let mut a = _mm512_add_epi16(row(extra[0], c), row(extra[2], c));
-                let mut b = _mm512_add_epi16(
-                    row(extra[1], c),
-                    _mm512_load_si512(self.bias.0.as_ptr().add(32 * c) as *const __m512i),
-                );
-                macro_rules! instances {
-                    ($($k:literal $l:literal)*) => {$(
-                        a = _mm512_add_epi16(a, row(INSTANCE_OFFSETS[$k] + lanes[$k] as usize, c));
-                        b = _mm512_add_epi16(b, row(INSTANCE_OFFSETS[$l] + lanes[$l] as usize, c));
-                    )*};
-                }
-                const _: () = assert!(N_INSTANCES == 46);
-                instances!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27
-                    28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45);
-                _mm512_storeu_si512(
-                    acc.as_mut_ptr().add(32 * c) as *mut __m512i,
-                    _mm512_add_epi16(a, b),
-                );
-            }
-            acc
+            sum_all_rows!(
+                __m512i,
+                32,
+                _mm512_load_si512,
+                _mm512_add_epi16,
+                _mm512_storeu_si512
+            )
         };
         #[cfg(all(
             target_arch = "x86_64",
@@ -240,36 +255,13 @@ impl Network {
         ))]
         // SAFETY: AVX2 is enabled at compile time; every row is a whole aligned row.
         let acc = unsafe {
-            use std::arch::x86_64::*;
-            const C: usize = WIDTH / 16;
-            let lanes = idx.lanes();
-            let row = |i: usize, c: usize| {
-                _mm256_load_si256(row(table, i).0.as_ptr().add(16 * c) as *const __m256i)
-            };
-            let mut acc = [0i16; WIDTH];
-            for c in 0..C {
-                let mut a = row(extra[0], c);
-                let mut b = row(extra[1], c);
-                a = _mm256_add_epi16(a, row(extra[2], c));
-                b = _mm256_add_epi16(
-                    b,
-                    _mm256_load_si256(self.bias.0.as_ptr().add(16 * c) as *const __m256i),
-                );
-                macro_rules! instances {
-                    ($($k:literal $l:literal)*) => {$(
-                        a = _mm256_add_epi16(a, row(INSTANCE_OFFSETS[$k] + lanes[$k] as usize, c));
-                        b = _mm256_add_epi16(b, row(INSTANCE_OFFSETS[$l] + lanes[$l] as usize, c));
-                    )*};
-                }
-                const _: () = assert!(N_INSTANCES == 46);
-                instances!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27
-                    28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45);
-                _mm256_storeu_si256(
-                    acc.as_mut_ptr().add(16 * c) as *mut __m256i,
-                    _mm256_add_epi16(a, b),
-                );
-            }
-            acc
+            sum_all_rows!(
+                __m256i,
+                16,
+                _mm256_load_si256,
+                _mm256_add_epi16,
+                _mm256_storeu_si256
+            )
         };
         #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
         let acc = {

@@ -1038,3 +1038,70 @@ fn analyze_batches_shard_and_resume() {
     let o = volte(&["analyze", games, "--depth", "5", "--output", &one]);
     assert!(stderr(&o).contains("not appended to"), "{}", stderr(&o));
 }
+
+#[test]
+fn calibrate_mpc_resumes_from_its_samples_file() {
+    let dir = Scratch::new("calibrate-samples");
+    let wthor = common::data_dir().join("wthor");
+    let wthor = wthor.to_str().unwrap();
+    let samples = dir.join("samples.txt");
+    let samples = samples.to_str().unwrap();
+    let run = |depth: &str, seed: &str, table: &str| {
+        let table = dir.join(table);
+        let o = volte(&[
+            "calibrate-mpc",
+            "--wthor",
+            wthor,
+            "--positions",
+            "16",
+            "--depth",
+            depth,
+            "--seed",
+            seed,
+            "--samples",
+            samples,
+            "--output",
+            table.to_str().unwrap(),
+        ]);
+        let text = std::fs::read_to_string(&table).unwrap_or_default();
+        (o, text)
+    };
+    let (o, first) = run("4", "5", "first.rs");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(first.contains("MPC_MAX_DEPTH: u32 = 4"), "{first}");
+    let lines = std::fs::read_to_string(samples).unwrap();
+    assert_eq!(lines.lines().count(), 17, "{lines}");
+    assert!(
+        lines.starts_with("# volte calibrate-mpc samples: seed 5,"),
+        "{lines}"
+    );
+    // The same command again searches nothing and fits the same table.
+    let (o, again) = run("4", "5", "again.rs");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("16 samples; 0 positions to search"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(again, first);
+    // Deeper: every position again, each appending a deeper line.
+    let (o, deeper) = run("5", "5", "deeper.rs");
+    assert!(
+        stderr(&o).contains("16 samples; 16 positions to search"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(deeper.contains("MPC_MAX_DEPTH: u32 = 5"), "{deeper}");
+    assert_eq!(
+        std::fs::read_to_string(samples).unwrap().lines().count(),
+        33
+    );
+    // Another draw of positions is refused, and the file is left as it was.
+    let (o, _) = run("4", "6", "other.rs");
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("another calibration"), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read_to_string(samples).unwrap().lines().count(),
+        33
+    );
+}

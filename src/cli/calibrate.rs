@@ -3,7 +3,7 @@
 use crate::jobs::calibrate;
 use anyhow::{Context, Result};
 use clap::Args;
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
@@ -37,6 +37,19 @@ pub struct CalibrateArgs {
     /// Random seed for picking positions.
     #[arg(long, default_value_t = 1889)]
     pub seed: u64,
+    /// Search at this selectivity instead of without probable cuts (0; 1-5 are 99% to
+    /// 73%, the midgame's default). For measuring how selective searches predict each
+    /// other: the table itself is fitted to searches without cuts.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=5))]
+    pub selectivity: u8,
+    /// Keep every position's scores in this file as it is searched, and resume from it: a
+    /// position already there at `--depth` or deeper is not searched again, one there
+    /// less deep is searched again to `--depth`. The table is fitted to every sample in
+    /// the file, so a few hundred positions searched deep (`--positions 300 --depth 16`)
+    /// can join thousands searched to depth 12 with the same seed. A long calibration can
+    /// be stopped and started again with the same command.
+    #[arg(long, value_name = "FILE")]
+    pub samples: Option<PathBuf>,
 }
 
 pub fn run(args: CalibrateArgs) -> Result<()> {
@@ -70,7 +83,6 @@ pub fn run(args: CalibrateArgs) -> Result<()> {
         bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
     }
     let started = std::time::Instant::now();
-    let total = positions.len();
     // Without a file, the linear tables' statistics (src/search/mpc_table.rs).
     let eval = match &args.eval_file {
         Some(path) => crate::eval::Evaluator::from_options(None, Some(path))?,
@@ -83,17 +95,94 @@ pub fn run(args: CalibrateArgs) -> Result<()> {
         Some(path) => format!("the linear pattern weights `{}`", path.display()),
         None => "the shipped linear pattern weights".to_string(),
     };
-    let samples = calibrate::sample(&positions, args.depth, args.hash_mb, &eval, &|done| {
-        bar.set_position(done as u64);
-        // A line now and then for logs.
-        if !std::io::stderr().is_terminal() && (done % 50 == 0 || done == total) {
-            eprintln!(
-                "{done}/{total} positions, {:.0} s",
-                started.elapsed().as_secs_f64()
-            );
+    let header = calibrate::samples_header(
+        args.seed,
+        args.min_empties,
+        args.max_empties,
+        args.selectivity,
+        &eval.weights(crate::rules::Variant::Othello).to_bytes(),
+    );
+    let mut all = std::collections::BTreeMap::new();
+    let mut file = None;
+    if let Some(path) = &args.samples {
+        // (an empty file, as a run killed before its first line leaves it, is a new one)
+        if std::fs::metadata(path).is_ok_and(|m| m.len() > 0) {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            all = calibrate::parse_samples(&text, &header)
+                .with_context(|| format!("in {}", path.display()))?;
         }
-    });
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        if all.is_empty() && f.metadata().map(|m| m.len() == 0).unwrap_or(false) {
+            writeln!(f, "{header}").with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        file = Some(std::sync::Mutex::new(f));
+    }
+    let todo: Vec<(usize, crate::rules::State)> = positions
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| {
+            all.get(i)
+                .is_none_or(|s| s.scores.len() <= args.depth as usize)
+        })
+        .collect();
+    if let Some(path) = &args.samples {
+        eprintln!(
+            "{}: {} samples; {} positions to search",
+            path.display(),
+            all.len(),
+            todo.len()
+        );
+    }
+    bar.set_length(todo.len() as u64);
+    let total = todo.len();
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let last_line = std::sync::Mutex::new(std::time::Instant::now());
+    let written = std::sync::Mutex::new(Ok(()));
+    let searched = calibrate::sample(
+        &todo,
+        args.depth,
+        args.selectivity,
+        args.hash_mb,
+        &eval,
+        &|index, sample| {
+            if let Some(f) = &file {
+                let mut f = f.lock().expect("not poisoned");
+                let result = writeln!(f, "{}", calibrate::sample_line(index, sample));
+                if let Err(e) = result {
+                    *written.lock().expect("not poisoned") = Err(e);
+                }
+            }
+            let done = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            bar.set_position(done as u64);
+            // A line now and then for logs: every 50 positions, or a minute.
+            let mut last = last_line.lock().expect("not poisoned");
+            if !std::io::stderr().is_terminal()
+                && (done.is_multiple_of(50) || done == total || last.elapsed().as_secs() >= 60)
+            {
+                *last = std::time::Instant::now();
+                eprintln!(
+                    "{done}/{total} positions, {:.0} s",
+                    started.elapsed().as_secs_f64()
+                );
+            }
+        },
+    );
     bar.finish_and_clear();
+    written
+        .into_inner()
+        .expect("not poisoned")
+        .context("cannot write the samples file")?;
+    all.extend(searched);
+    let samples: Vec<calibrate::Sample> = all.into_values().collect();
+    for d in 13..=args.depth as usize {
+        let n = samples.iter().filter(|s| s.scores.len() > d).count();
+        eprintln!("depth {d}: {n} samples");
+    }
     let table = calibrate::fit_table(&samples, args.depth);
     for (d, row) in table.iter().enumerate().skip(1) {
         let sigmas: Vec<String> = row.iter().map(|c| format!("{:.2}", c[2])).collect();
@@ -102,6 +191,13 @@ pub fn run(args: CalibrateArgs) -> Result<()> {
             crate::engine::shallow_depth(d as u32),
             sigmas.join(" ")
         );
+    }
+    if args.selectivity > 0 {
+        println!(
+            "(searched at selectivity {}: a measurement, no table written)",
+            args.selectivity
+        );
+        return Ok(());
     }
     let command = format!(
         "volte calibrate-mpc --positions {} --depth {} --min-empties {} --max-empties {} --seed {}{}",

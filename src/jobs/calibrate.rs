@@ -8,7 +8,6 @@ use crate::rules::{State, Variant};
 use anyhow::Result;
 use rayon::prelude::*;
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Stages of the table (empties / 10: 0-9, ..., 60).
 pub const STAGES: usize = 7;
@@ -61,16 +60,17 @@ pub fn positions_from_wthor(
     Ok(out)
 }
 
-/// Searches every position to `depth` without probable cuts (one engine per thread),
-/// keeping the score of every iteration; `progress(done)` after each.
+/// Searches every position (with its index) to `depth` at `selectivity` (0: without
+/// probable cuts, as the table is fitted; one engine per thread), keeping the score of
+/// every iteration; `done(index, sample)` after each.
 pub fn sample(
-    positions: &[State],
+    positions: &[(usize, State)],
     depth: u32,
+    selectivity: u8,
     hash_mb: usize,
     eval: &crate::eval::Evaluator,
-    progress: &(dyn Fn(usize) + Sync),
-) -> Vec<Sample> {
-    let done = AtomicUsize::new(0);
+    done: &(dyn Fn(usize, &Sample) + Sync),
+) -> Vec<(usize, Sample)> {
     positions
         .par_iter()
         .map_init(
@@ -81,11 +81,11 @@ pub fn sample(
                     ..EngineOptions::default()
                 })
             },
-            |engine, state| {
+            |engine, &(index, ref state)| {
                 engine.clear();
                 let mut scores = vec![engine.evaluate(Variant::Othello, state)];
                 let limits = Limits {
-                    selectivity: Some(0),
+                    selectivity: Some(selectivity),
                     ..Limits::depth(depth)
                 };
                 engine.think(Variant::Othello, state, &limits, &mut |it| {
@@ -93,14 +93,83 @@ pub fn sample(
                         scores.push(it.score);
                     }
                 });
-                progress(done.fetch_add(1, Ordering::Relaxed) + 1);
-                Sample {
+                let sample = Sample {
                     n_empties: state.pos.n_empties(),
                     scores,
-                }
+                };
+                done(index, &sample);
+                (index, sample)
             },
         )
         .collect()
+}
+
+/// The first line of a samples file: what the samples depend on (the positions' draw and
+/// the evaluation), so that a file is only ever resumed by the same calibration.
+pub fn samples_header(
+    seed: u64,
+    min_empties: u32,
+    max_empties: u32,
+    selectivity: u8,
+    weights: &[u8],
+) -> String {
+    // FNV-1a of the weights' bytes.
+    let hash = weights.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    format!(
+        "# volte calibrate-mpc samples: seed {seed}, empties {min_empties}-{max_empties}, \
+         selectivity {selectivity}, weights {hash:016x}"
+    )
+}
+
+/// One line of a samples file: the position's index, its empties, its scores from depth 0.
+pub fn sample_line(index: usize, sample: &Sample) -> String {
+    let mut line = format!("{index} {}", sample.n_empties);
+    for s in &sample.scores {
+        line.push_str(&format!(" {s}"));
+    }
+    line
+}
+
+/// The samples of a samples file's `text` whose first line must be `header`, the deepest
+/// line of each position (a later, deeper search of a position appends another line).
+pub fn parse_samples(
+    text: &str,
+    header: &str,
+) -> Result<std::collections::BTreeMap<usize, Sample>> {
+    let mut lines = text.lines();
+    match lines.next() {
+        Some(first) if first == header => {}
+        Some(first) => anyhow::bail!(
+            "the samples file was written by another calibration ({first:?}; this one is \
+             {header:?}): give another file"
+        ),
+        None => anyhow::bail!("the samples file is empty (no header line)"),
+    }
+    let mut out = std::collections::BTreeMap::new();
+    for (k, line) in lines.enumerate() {
+        let mut fields = line.split_whitespace().map(str::parse::<i64>);
+        let bad = || anyhow::anyhow!("samples file, line {}: not a sample: {line:?}", k + 2);
+        let index = fields.next().ok_or_else(bad)?.map_err(|_| bad())?;
+        let n_empties = fields.next().ok_or_else(bad)?.map_err(|_| bad())?;
+        let scores = fields
+            .map(|f| f.ok().and_then(|v| i32::try_from(v).ok()))
+            .collect::<Option<Vec<i32>>>()
+            .ok_or_else(bad)?;
+        if index < 0 || !(0..=60).contains(&n_empties) || scores.is_empty() {
+            return Err(bad());
+        }
+        let sample = Sample {
+            n_empties: n_empties as u32,
+            scores,
+        };
+        let entry = out.entry(index as usize).or_insert_with(|| sample.clone());
+        if sample.scores.len() > entry.scores.len() {
+            *entry = sample;
+        }
+    }
+    Ok(out)
 }
 
 /// A least-squares line `y ≈ a x + b` with the residuals' standard deviation.
@@ -233,6 +302,48 @@ pub fn table_source(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn samples_file_round_trips_and_keeps_the_deepest_line() {
+        let header = samples_header(1889, 16, 54, 0, b"weights");
+        assert_ne!(header, samples_header(1889, 16, 54, 0, b"other weights"));
+        assert_ne!(header, samples_header(1890, 16, 54, 0, b"weights"));
+        assert_ne!(header, samples_header(1889, 16, 54, 5, b"weights"));
+        let short = Sample {
+            n_empties: 30,
+            scores: vec![2, -4, 6],
+        };
+        let deep = Sample {
+            n_empties: 30,
+            scores: vec![2, -4, 6, 0, 8],
+        };
+        let other = Sample {
+            n_empties: 41,
+            scores: vec![-10, -12],
+        };
+        let text = [
+            header.clone(),
+            sample_line(7, &short),
+            sample_line(3, &other),
+            sample_line(7, &deep),
+            sample_line(7, &short),
+        ]
+        .join("\n");
+        let samples = parse_samples(&text, &header).unwrap();
+        assert_eq!(samples.len(), 2);
+        assert_eq!(samples[&7].scores, deep.scores);
+        assert_eq!(samples[&3].n_empties, 41);
+        assert_eq!(samples[&3].scores, other.scores);
+        // Another calibration's file, or a damaged line, is refused with its reason.
+        let other_header = samples_header(1, 16, 54, 0, b"weights");
+        let err = parse_samples(&text, &other_header).unwrap_err().to_string();
+        assert!(err.contains("another calibration"), "{err}");
+        let err = parse_samples(&format!("{header}\n7 30 2 x"), &header)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("line 2"), "{err}");
+        assert!(parse_samples("", &header).is_err());
+    }
 
     #[test]
     fn fit_recovers_a_line() {

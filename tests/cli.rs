@@ -1042,7 +1042,14 @@ fn analyze_batches_shard_and_resume() {
 #[test]
 fn calibrate_mpc_resumes_from_its_samples_file() {
     let dir = Scratch::new("calibrate-samples");
-    let wthor = common::data_dir().join("wthor");
+    // One year of WTHOR games is enough positions and quick to read.
+    let wthor = dir.join("wthor");
+    std::fs::create_dir(&wthor).unwrap();
+    std::fs::copy(
+        common::data_dir().join("wthor/WTH_2000.wtb"),
+        wthor.join("WTH_2000.wtb"),
+    )
+    .unwrap();
     let wthor = wthor.to_str().unwrap();
     let samples = dir.join("samples.txt");
     let samples = samples.to_str().unwrap();
@@ -1096,6 +1103,17 @@ fn calibrate_mpc_resumes_from_its_samples_file() {
         std::fs::read_to_string(samples).unwrap().lines().count(),
         33
     );
+    // A line cut short by a killed run is dropped and searched again.
+    let text = std::fs::read_to_string(samples).unwrap();
+    std::fs::write(samples, &text[..text.len() - 3]).unwrap();
+    let (o, resumed) = run("5", "5", "resumed.rs");
+    assert!(
+        stderr(&o).contains("16 samples; 1 positions to search"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(resumed, deeper);
+    assert_eq!(std::fs::read_to_string(samples).unwrap(), text);
     // Another draw of positions is refused, and the file is left as it was.
     let (o, _) = run("4", "6", "other.rs");
     assert!(!o.status.success());

@@ -106,18 +106,32 @@ pub fn run(args: CalibrateArgs) -> Result<()> {
     let mut file = None;
     if let Some(path) = &args.samples {
         // (an empty file, as a run killed before its first line leaves it, is a new one)
+        let mut whole = 0;
         if std::fs::metadata(path).is_ok_and(|m| m.len() > 0) {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read {}", path.display()))?;
-            all = calibrate::parse_samples(&text, &header)
-                .with_context(|| format!("in {}", path.display()))?;
+            // A line cut short by a killed run is dropped (and cut off before appending).
+            whole = text.rfind('\n').map_or(0, |i| i + 1);
+            if whole > 0 {
+                all = calibrate::parse_samples(&text[..whole], &header)
+                    .with_context(|| format!("in {}", path.display()))?;
+            } else if !header.starts_with(text.as_str()) {
+                anyhow::bail!(
+                    "{} is not a samples file of this calibration",
+                    path.display()
+                );
+            }
         }
         let mut f = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(path)
             .with_context(|| format!("cannot write {}", path.display()))?;
-        if all.is_empty() && f.metadata().map(|m| m.len() == 0).unwrap_or(false) {
+        if f.metadata().is_ok_and(|m| m.len() > whole as u64) {
+            f.set_len(whole as u64)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        if whole == 0 {
             writeln!(f, "{header}").with_context(|| format!("cannot write {}", path.display()))?;
         }
         file = Some(std::sync::Mutex::new(f));
@@ -152,7 +166,9 @@ pub fn run(args: CalibrateArgs) -> Result<()> {
         &|index, sample| {
             if let Some(f) = &file {
                 let mut f = f.lock().expect("not poisoned");
-                let result = writeln!(f, "{}", calibrate::sample_line(index, sample));
+                // One write a line, so that a killed run leaves whole lines.
+                let line = format!("{}\n", calibrate::sample_line(index, sample));
+                let result = f.write_all(line.as_bytes());
                 if let Err(e) = result {
                     *written.lock().expect("not poisoned") = Err(e);
                 }

@@ -113,13 +113,13 @@ pub fn samples_header(
     selectivity: u8,
     weights: &[u8],
 ) -> String {
-    // FNV-1a of the weights' bytes.
-    let hash = weights.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    });
+    // The weights' CRC-32, as `.vgames` blocks check theirs.
+    let mut crc = flate2::Crc::new();
+    crc.update(weights);
     format!(
         "# volte calibrate-mpc samples: seed {seed}, empties {min_empties}-{max_empties}, \
-         selectivity {selectivity}, weights {hash:016x}"
+         selectivity {selectivity}, weights crc {:08x}",
+        crc.sum()
     )
 }
 

@@ -1123,3 +1123,64 @@ fn calibrate_mpc_resumes_from_its_samples_file() {
         33
     );
 }
+
+#[test]
+fn calibrate_mpc_parity_output_moves_the_networks_outputs() {
+    let dir = Scratch::new("calibrate-parity");
+    let wthor = dir.join("wthor");
+    std::fs::create_dir(&wthor).unwrap();
+    std::fs::copy(
+        common::data_dir().join("wthor/WTH_2000.wtb"),
+        wthor.join("WTH_2000.wtb"),
+    )
+    .unwrap();
+    let wthor = wthor.to_str().unwrap();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let network = root.join("weights/othello-network.vw");
+    let linear = root.join("weights/othello.vw");
+    let out = dir.join("shifted.vw");
+    let run = |eval: Option<&std::path::Path>| {
+        let mut args = vec![
+            "calibrate-mpc",
+            "--wthor",
+            wthor,
+            "--positions",
+            "60",
+            "--depth",
+            "6",
+            "--min-empties",
+            "30",
+            "--max-empties",
+            "32",
+            "--parity-output",
+            out.to_str().unwrap(),
+        ];
+        if let Some(eval) = eval {
+            args.extend(["--eval-file", eval.to_str().unwrap()]);
+        }
+        volte(&args)
+    };
+    // Depths 1-5 of 30-32 empties: leaves at 25-31 empties, the phases 25-28 and 29-32.
+    let o = run(Some(&network));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    for phase in ["    6  25-28", "    7  29-32"] {
+        let line = text.lines().find(|l| l.starts_with(phase)).unwrap();
+        assert!(!line.contains("unchanged"), "{text}");
+    }
+    assert!(text.contains("(too few leaves: unchanged)"), "{text}");
+    assert!(text.contains("wrote "), "{text}");
+    let shifted = std::fs::read(&out).unwrap();
+    assert_ne!(shifted, std::fs::read(&network).unwrap());
+    // The new file is a network volte plays with.
+    let o = volte(&["bench", "4", "--eval-file", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Linear weights, or none, are refused before any search, and nothing is written.
+    std::fs::remove_file(&out).unwrap();
+    for eval in [Some(linear.as_path()), None] {
+        let o = run(eval);
+        assert!(!o.status.success());
+        assert!(stderr(&o).contains("network"), "{}", stderr(&o));
+        assert!(!out.exists());
+    }
+}

@@ -50,12 +50,39 @@ pub struct CalibrateArgs {
     /// be stopped and started again with the same command.
     #[arg(long, value_name = "FILE")]
     pub samples: Option<PathBuf>,
+    /// Instead of the table, fit the network's offset for the side to move (`--eval-file`,
+    /// a network): scores searched to odd and even depths differ by 2 to 3 discs, half of
+    /// it each way, because the evaluation at the last ply undervalues the side to move.
+    /// The offset of each phase (half that zigzag, measured at the leaves) is added to the
+    /// network's output there, and the network written to FILE. Then calibrate the table
+    /// for FILE. `scripts/train.sh network` does both.
+    #[arg(long, value_name = "FILE")]
+    pub parity_output: Option<PathBuf>,
 }
 
 pub fn run(args: CalibrateArgs) -> Result<()> {
     if args.min_empties > args.max_empties || args.max_empties > 60 {
         anyhow::bail!("need min-empties <= max-empties <= 60");
     }
+    if args.parity_output.is_some() && args.selectivity > 0 {
+        anyhow::bail!(
+            "--parity-output fits searches without probable cuts: leave out --selectivity"
+        );
+    }
+    let parity_network = match (&args.parity_output, &args.eval_file) {
+        (None, _) => None,
+        (Some(_), None) => anyhow::bail!("--parity-output needs --eval-file, a network"),
+        (Some(_), Some(path)) => {
+            let weights = crate::eval::PatternWeights::load(path)?;
+            match weights.as_network() {
+                Some(n) => Some((weights.variant(), n.clone())),
+                None => anyhow::bail!(
+                    "{} holds linear pattern weights: --parity-output fits a network's",
+                    path.display()
+                ),
+            }
+        }
+    };
     let positions = calibrate::positions_from_wthor(
         &args.wthor,
         args.positions,
@@ -207,6 +234,35 @@ pub fn run(args: CalibrateArgs) -> Result<()> {
             crate::engine::shallow_depth(d as u32),
             sigmas.join(" ")
         );
+    }
+    if let (Some(out), Some((variant, mut network))) = (&args.parity_output, parity_network) {
+        let fitted = calibrate::fit_parity(&samples);
+        let mut offsets = [0.0; crate::eval::network::BUCKETS];
+        println!("phase  empties  leaves  offset (discs, for the side to move)");
+        for (b, &(c, n)) in fitted.iter().enumerate() {
+            // A phase measured too rarely keeps its output (the first, solved exactly
+            // in play, and the last).
+            offsets[b] = if n >= 100 { c } else { 0.0 };
+            println!(
+                "{b:>5}  {:>2}-{:<2}  {n:>7}  {:+.2}{}",
+                4 * b + 1,
+                4 * b + 4,
+                offsets[b],
+                if n >= 100 {
+                    ""
+                } else {
+                    " (too few leaves: unchanged)"
+                }
+            );
+        }
+        network.shift_outputs(&offsets);
+        crate::eval::PatternWeights::network(variant, network).save(out)?;
+        println!(
+            "wrote {} (calibrate its Multi-ProbCut table next: --eval-file {})",
+            out.display(),
+            out.display()
+        );
+        return Ok(());
     }
     if args.selectivity > 0 {
         println!(

@@ -165,6 +165,16 @@ impl Network {
         self.heads = heads;
     }
 
+    /// Moves each phase's output by `discs[phase]` discs (its head's output bias), as
+    /// `volte calibrate-mpc --parity-output` does with the offsets it measures.
+    pub fn shift_outputs(&mut self, discs: &[f64; BUCKETS]) {
+        let mut heads = self.heads.clone();
+        for (h, d) in heads.iter_mut().zip(discs) {
+            h.b2 += (*d / f64::from(OUTPUT_DISCS)) as f32;
+        }
+        self.set_heads(heads);
+    }
+
     /// The value, in 1/SCALE disc, of the accumulator `acc` at `n_empties`.
     #[inline]
     fn head_value(&self, acc: &[i16; WIDTH], n_empties: u32) -> i32 {

@@ -4,10 +4,11 @@
 # weights/othello-solver.vw (to order the exact solver's moves) from the WTHOR and Logistello
 # games, then weights/anti.vw from volte's own self-play games (written to
 # target/selfplay-anti.ggf). Rebuild afterwards to embed them.
-# `network` fits weights/othello-network.vw, the network evaluation (an option for
-# --eval-file, not embedded) to the human games and the self-play campaign's shards in
-# data/selfplay that it names (docs/evaluation.md); then refit its Multi-ProbCut table
-# (src/search/mpc_table_network.rs, whose header says how).
+# `network` fits weights/othello-network.vw, the network evaluation (the default in Othello
+# and Reversi 1889), to the human games and the self-play campaign's shards in
+# data/selfplay that it names, and moves its output by the side to move's offset that
+# searches of 1,500 WTHOR positions measure (docs/evaluation.md); then refit its
+# Multi-ProbCut table (`scripts/calibrate_mpc.sh network`).
 # Usage: scripts/train.sh [othello|anti|network|all]   (default all: othello and anti)
 # Data: ../shared/data (or $VOLTE_DATA). Times on 2 cores are in the README.
 set -euo pipefail
@@ -51,7 +52,12 @@ if [[ "$what" == network ]]; then
     ./target/release/volte train "$data/wthor" "$data/logistello" "${extras[@]}" \
         --extra-max-empties 60 --search-weight 0.5 \
         --variant othello --relabel-empties 14 --model network --epochs 6 \
-        --output weights/othello-network.vw
+        --output target/othello-network-fit.vw
+    # The offset for the side to move: every position searched to depths 1-10 without
+    # probable cuts (about 30 s on 2 cores).
+    ./target/release/volte calibrate-mpc --wthor "$data/wthor" --positions 1500 --depth 10 \
+        --min-empties 10 --max-empties 60 --seed 78 --eval-file target/othello-network-fit.vw \
+        --parity-output weights/othello-network.vw
 fi
 if [[ "$what" == anti || "$what" == all ]]; then
     ./target/release/volte selfplay --variant anti --games 30000 --level 6 --random-plies 10 \

@@ -52,8 +52,8 @@ pub struct CalibrateArgs {
     pub samples: Option<PathBuf>,
     /// Instead of the table, fit the network's offset for the side to move (`--eval-file`,
     /// a network): scores searched to odd and even depths differ by 2 to 3 discs, half of
-    /// it each way, because the evaluation at the last ply undervalues the side to move.
-    /// The offset of each phase (half that zigzag, measured at the leaves) is added to the
+    /// it each way, as the side that plays the last ply picks among the evaluation's
+    /// errors. The offset of each phase (half that zigzag, measured at the leaves) is added to the
     /// network's output there, and the network written to FILE. Then calibrate the table
     /// for FILE. `scripts/train.sh network` does both.
     #[arg(long, value_name = "FILE")]

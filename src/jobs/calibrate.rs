@@ -243,9 +243,9 @@ pub fn fit_table(samples: &[Sample], max_depth: u32) -> Vec<[[f64; 3]; STAGES]> 
 ///
 /// A search whose last ply is the side to move's scores higher on average than one a ply
 /// shallower or deeper: the scores of a position zigzag with the depth's parity (by 2 to 3
-/// discs in the midgame with the network of the twelfth session), because the evaluation at
-/// the leaves undervalues the side to move, and the side that picks the last move picks
-/// among the evaluations' errors as well. Adding an offset `c` to every evaluation from the
+/// discs in the midgame with the network of the twelfth session): the side that picks the
+/// last move picks among the evaluation's errors as well (the noisier the evaluation, the
+/// larger the zigzag). Adding an offset `c` to every evaluation from the
 /// side to move's point of view lowers the odd depths' scores by `c` and raises the even
 /// ones' by `c`, so `c` is half the zigzag: at depth `d` the score minus the mean of its
 /// neighbours' (depths `d - 1` and `d + 1`), sign alternating with `d`, measured at the

@@ -1039,10 +1039,9 @@ fn analyze_batches_shard_and_resume() {
     assert!(stderr(&o).contains("not appended to"), "{}", stderr(&o));
 }
 
-#[test]
-fn calibrate_mpc_resumes_from_its_samples_file() {
-    let dir = Scratch::new("calibrate-samples");
-    // One year of WTHOR games is enough positions and quick to read.
+/// A folder in `dir` with one year of WTHOR games: enough positions for a calibration,
+/// and quick to read.
+fn one_wthor_year(dir: &Scratch) -> std::path::PathBuf {
     let wthor = dir.join("wthor");
     std::fs::create_dir(&wthor).unwrap();
     std::fs::copy(
@@ -1050,6 +1049,13 @@ fn calibrate_mpc_resumes_from_its_samples_file() {
         wthor.join("WTH_2000.wtb"),
     )
     .unwrap();
+    wthor
+}
+
+#[test]
+fn calibrate_mpc_resumes_from_its_samples_file() {
+    let dir = Scratch::new("calibrate-samples");
+    let wthor = one_wthor_year(&dir);
     let wthor = wthor.to_str().unwrap();
     let samples = dir.join("samples.txt");
     let samples = samples.to_str().unwrap();
@@ -1127,13 +1133,7 @@ fn calibrate_mpc_resumes_from_its_samples_file() {
 #[test]
 fn calibrate_mpc_parity_output_moves_the_networks_outputs() {
     let dir = Scratch::new("calibrate-parity");
-    let wthor = dir.join("wthor");
-    std::fs::create_dir(&wthor).unwrap();
-    std::fs::copy(
-        common::data_dir().join("wthor/WTH_2000.wtb"),
-        wthor.join("WTH_2000.wtb"),
-    )
-    .unwrap();
+    let wthor = one_wthor_year(&dir);
     let wthor = wthor.to_str().unwrap();
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let network = root.join("weights/othello-network.vw");

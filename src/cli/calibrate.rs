@@ -226,15 +226,6 @@ pub fn run(args: CalibrateArgs) -> Result<()> {
         let n = samples.iter().filter(|s| s.scores.len() > d).count();
         eprintln!("depth {d}: {n} samples");
     }
-    let table = calibrate::fit_table(&samples, args.depth);
-    for (d, row) in table.iter().enumerate().skip(1) {
-        let sigmas: Vec<String> = row.iter().map(|c| format!("{:.2}", c[2])).collect();
-        println!(
-            "depth {d:>2} (shallow {}): sigma by stage {}",
-            crate::engine::shallow_depth(d as u32),
-            sigmas.join(" ")
-        );
-    }
     if let (Some(out), Some((variant, mut network))) = (&args.parity_output, parity_network) {
         let fitted = calibrate::fit_parity(&samples);
         let mut offsets = [0.0; crate::eval::network::BUCKETS];
@@ -263,6 +254,15 @@ pub fn run(args: CalibrateArgs) -> Result<()> {
             out.display()
         );
         return Ok(());
+    }
+    let table = calibrate::fit_table(&samples, args.depth);
+    for (d, row) in table.iter().enumerate().skip(1) {
+        let sigmas: Vec<String> = row.iter().map(|c| format!("{:.2}", c[2])).collect();
+        println!(
+            "depth {d:>2} (shallow {}): sigma by stage {}",
+            crate::engine::shallow_depth(d as u32),
+            sigmas.join(" ")
+        );
     }
     if args.selectivity > 0 {
         println!(

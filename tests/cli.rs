@@ -1131,15 +1131,16 @@ fn calibrate_mpc_resumes_from_its_samples_file() {
 }
 
 #[test]
-fn calibrate_mpc_parity_output_moves_the_networks_outputs() {
+fn calibrate_mpc_parity_output_moves_the_evaluations_outputs() {
     let dir = Scratch::new("calibrate-parity");
     let wthor = one_wthor_year(&dir);
     let wthor = wthor.to_str().unwrap();
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let network = root.join("weights/othello-network.vw");
     let linear = root.join("weights/othello.vw");
+    let anti = root.join("weights/anti.vw");
     let out = dir.join("shifted.vw");
-    let run = |eval: Option<&std::path::Path>| {
+    let run = |eval: Option<&std::path::Path>, variant: &str, parity: bool| {
         let mut args = vec![
             "calibrate-mpc",
             "--wthor",
@@ -1152,35 +1153,73 @@ fn calibrate_mpc_parity_output_moves_the_networks_outputs() {
             "30",
             "--max-empties",
             "32",
-            "--parity-output",
-            out.to_str().unwrap(),
+            "--variant",
+            variant,
         ];
+        if parity {
+            args.extend(["--parity-output", out.to_str().unwrap()]);
+        }
         if let Some(eval) = eval {
             args.extend(["--eval-file", eval.to_str().unwrap()]);
         }
         volte(&args)
     };
-    // Depths 1-5 of 30-32 empties: leaves at 25-31 empties, the phases 25-28 and 29-32.
-    let o = run(Some(&network));
-    assert!(o.status.success(), "{}", stderr(&o));
-    let text = stdout(&o);
-    for phase in ["    6  25-28", "    7  29-32"] {
-        let line = text.lines().find(|l| l.starts_with(phase)).unwrap();
-        assert!(!line.contains("unchanged"), "{text}");
+    // Depths 1-5 of 30-32 empties: leaves at 25-31 empties, the phases 25-28 and 29-32;
+    // a network, Othello's linear tables, Anti's linear tables.
+    for (weights, variant) in [(&network, "othello"), (&linear, "othello"), (&anti, "anti")] {
+        let o = run(Some(weights), variant, true);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let text = stdout(&o);
+        for phase in ["    6  25-28", "    7  29-32"] {
+            let line = text.lines().find(|l| l.starts_with(phase)).unwrap();
+            assert!(!line.contains("unchanged"), "{text}");
+        }
+        assert!(text.contains("(too few leaves: unchanged)"), "{text}");
+        assert!(text.contains("wrote "), "{text}");
+        let shifted = std::fs::read(&out).unwrap();
+        assert_ne!(shifted, std::fs::read(weights).unwrap());
+        // The new file is weights volte plays with, in their variant.
+        let position = if variant == "anti" { "anti" } else { "othello" };
+        let o = volte(&[
+            "analyze",
+            "f5d6c3d3c4",
+            "--variant",
+            position,
+            "--depth",
+            "4",
+            "--eval-file",
+            out.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        std::fs::remove_file(&out).unwrap();
     }
-    assert!(text.contains("(too few leaves: unchanged)"), "{text}");
-    assert!(text.contains("wrote "), "{text}");
-    let shifted = std::fs::read(&out).unwrap();
-    assert_ne!(shifted, std::fs::read(&network).unwrap());
-    // The new file is a network volte plays with.
-    let o = volte(&["bench", "4", "--eval-file", out.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    // Linear weights, or none, are refused before any search, and nothing is written.
-    std::fs::remove_file(&out).unwrap();
-    for eval in [Some(linear.as_path()), None] {
-        let o = run(eval);
+    // Refused before any search, and nothing written: no weights, another variant's
+    // weights, Reversi 1889, and Anti's table (the tables are Othello's).
+    for (eval, variant, parity, why) in [
+        (None, "othello", true, "needs --eval-file"),
+        (Some(anti.as_path()), "othello", true, "holds anti weights"),
+        (
+            Some(linear.as_path()),
+            "anti",
+            true,
+            "holds othello weights",
+        ),
+        (
+            Some(linear.as_path()),
+            "reversi1889",
+            true,
+            "not Reversi 1889 positions",
+        ),
+        (
+            Some(anti.as_path()),
+            "anti",
+            false,
+            "fits only --parity-output",
+        ),
+    ] {
+        let o = run(eval, variant, parity);
         assert!(!o.status.success());
-        assert!(stderr(&o).contains("network"), "{}", stderr(&o));
+        assert!(stderr(&o).contains(why), "{why}: {}", stderr(&o));
         assert!(!out.exists());
     }
 }

@@ -50,14 +50,21 @@ pub struct CalibrateArgs {
     /// be stopped and started again with the same command.
     #[arg(long, value_name = "FILE")]
     pub samples: Option<PathBuf>,
-    /// Instead of the table, fit the network's offset for the side to move (`--eval-file`,
-    /// a network): scores searched to odd and even depths differ by 2 to 3 discs, half of
-    /// it each way, as the side that plays the last ply picks among the evaluation's
-    /// errors. The offset of each phase (half that zigzag, measured at the leaves) is added to the
-    /// network's output there, and the network written to FILE. Then calibrate the table
-    /// for FILE. `scripts/train.sh network` does both.
+    /// Instead of the table, fit the weights' offset for the side to move (`--eval-file`,
+    /// a network or linear tables): scores searched to odd and even depths differ by 2 to
+    /// 3 discs, half of it each way, as the side that plays the last ply picks among the
+    /// evaluation's errors. The offset of each phase of four empties (half that zigzag,
+    /// measured at the leaves) is added to the evaluation there (a network's output
+    /// biases, the linear tables' parity weights), and the weights written to FILE. Then
+    /// calibrate a network's table for FILE. `scripts/train.sh network` does both;
+    /// `scripts/train.sh anti` fits Anti's offset with `--variant anti`.
     #[arg(long, value_name = "FILE")]
     pub parity_output: Option<PathBuf>,
+    /// Rules of the searches. The WTHOR positions are legal in every variant that starts
+    /// from them; a variant other than Othello only fits `--parity-output` (its searches
+    /// use the Othello tables of Multi-ProbCut).
+    #[arg(long, short, default_value = "othello")]
+    pub variant: crate::rules::Variant,
 }
 
 pub fn run(args: CalibrateArgs) -> Result<()> {
@@ -69,18 +76,33 @@ pub fn run(args: CalibrateArgs) -> Result<()> {
             "--parity-output fits searches without probable cuts: leave out --selectivity"
         );
     }
-    let parity_network = match (&args.parity_output, &args.eval_file) {
+    if args.variant == crate::rules::Variant::Reversi1889 {
+        anyhow::bail!(
+            "the WTHOR positions are not Reversi 1889 positions: calibrate Othello (whose \
+             weights serve Reversi 1889)"
+        );
+    }
+    if args.variant != crate::rules::Variant::Othello && args.parity_output.is_none() {
+        anyhow::bail!(
+            "the Multi-ProbCut tables are Othello's (every variant searches with them): \
+             --variant {} fits only --parity-output",
+            args.variant
+        );
+    }
+    let parity_weights = match (&args.parity_output, &args.eval_file) {
         (None, _) => None,
-        (Some(_), None) => anyhow::bail!("--parity-output needs --eval-file, a network"),
+        (Some(_), None) => anyhow::bail!("--parity-output needs --eval-file, the weights to shift"),
         (Some(_), Some(path)) => {
             let weights = crate::eval::PatternWeights::load(path)?;
-            match weights.as_network() {
-                Some(n) => Some((weights.variant(), n.clone())),
-                None => anyhow::bail!(
-                    "{} holds linear pattern weights: --parity-output fits a network's",
-                    path.display()
-                ),
+            if weights.variant() != args.variant {
+                anyhow::bail!(
+                    "{} holds {} weights; the searches are {} (--variant)",
+                    path.display(),
+                    weights.variant(),
+                    args.variant
+                );
             }
+            Some(weights)
         }
     };
     let positions = calibrate::positions_from_wthor(
@@ -116,7 +138,7 @@ pub fn run(args: CalibrateArgs) -> Result<()> {
         None => crate::eval::Evaluator::new(crate::eval::EvalKind::Linear),
     };
     let evaluation = match &args.eval_file {
-        Some(path) if eval.weights(crate::rules::Variant::Othello).is_network() => {
+        Some(path) if eval.weights(args.variant).is_network() => {
             format!("the network evaluation (`{}`)", path.display())
         }
         Some(path) => format!("the linear pattern weights `{}`", path.display()),
@@ -127,7 +149,7 @@ pub fn run(args: CalibrateArgs) -> Result<()> {
         args.min_empties,
         args.max_empties,
         args.selectivity,
-        &eval.weights(crate::rules::Variant::Othello).to_bytes(),
+        &eval.weights(args.variant).to_bytes(),
     );
     let mut all = std::collections::BTreeMap::new();
     let mut file = None;
@@ -185,6 +207,7 @@ pub fn run(args: CalibrateArgs) -> Result<()> {
     let last_line = std::sync::Mutex::new(std::time::Instant::now());
     let written = std::sync::Mutex::new(Ok(()));
     let searched = calibrate::sample(
+        args.variant,
         &todo,
         args.depth,
         args.selectivity,
@@ -226,7 +249,7 @@ pub fn run(args: CalibrateArgs) -> Result<()> {
         let n = samples.iter().filter(|s| s.scores.len() > d).count();
         eprintln!("depth {d}: {n} samples");
     }
-    if let (Some(out), Some((variant, mut network))) = (&args.parity_output, parity_network) {
+    if let (Some(out), Some(mut weights)) = (&args.parity_output, parity_weights) {
         let fitted = calibrate::fit_parity(&samples);
         let mut offsets = [0.0; crate::eval::network::BUCKETS];
         println!("phase  empties  leaves  offset (discs, for the side to move)");
@@ -246,13 +269,25 @@ pub fn run(args: CalibrateArgs) -> Result<()> {
                 }
             );
         }
-        network.shift_outputs(&offsets);
-        crate::eval::PatternWeights::network(variant, network).save(out)?;
-        println!(
-            "wrote {} (calibrate its Multi-ProbCut table next: --eval-file {})",
-            out.display(),
-            out.display()
-        );
+        weights.shift_outputs(&offsets);
+        weights.save(out)?;
+        // The search's Multi-ProbCut tables are Othello's: a network's own, and the
+        // shipped linear weights' (which Anti's searches use as well).
+        let next = if weights.is_network() {
+            format!(
+                " (calibrate its Multi-ProbCut table next: --eval-file {})",
+                out.display()
+            )
+        } else if args.variant == crate::rules::Variant::Othello {
+            format!(
+                " (if it replaces the shipped linear weights, refit src/search/mpc_table.rs \
+                 with --eval-file {})",
+                out.display()
+            )
+        } else {
+            String::new()
+        };
+        println!("wrote {}{next}", out.display());
         return Ok(());
     }
     let table = calibrate::fit_table(&samples, args.depth);

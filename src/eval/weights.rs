@@ -168,6 +168,24 @@ impl PatternWeights {
         }
     }
 
+    /// Moves the evaluation of every position of network phase `p` ([`network::bucket`])
+    /// by `discs[p]` discs for the side to move, as `volte calibrate-mpc --parity-output`
+    /// does with the offsets it measures: a network's heads' output biases, or the linear
+    /// tables' parity weights (each stage's two, one for each of its numbers of empties).
+    pub fn shift_outputs(&mut self, discs: &[f64; network::BUCKETS]) {
+        match &mut self.model {
+            Model::Network(n) => n.shift_outputs(discs),
+            Model::Linear(data) => {
+                for n_empties in 1..=60u32 {
+                    let stage = pattern::stage(n_empties);
+                    let at = stage * N_WEIGHTS + pattern::PARITY_OFFSET + (n_empties & 1) as usize;
+                    let shift = (discs[network::bucket(n_empties)] * f64::from(SCALE)).round();
+                    data[at] = (f64::from(data[at]) + shift).clamp(-32767.0, 32767.0) as i16;
+                }
+            }
+        }
+    }
+
     /// The evaluation of `pos` in 1/SCALE disc given both sides' legal moves.
     #[inline]
     pub fn sum(&self, pos: &Position, my_moves: u64, their_moves: u64) -> i32 {
@@ -393,6 +411,43 @@ static ANTI_FILE: &[u8] = include_bytes!("../../weights/anti.vw");
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The linear tables' offset moves every position by its phase's offset, rounded to
+    /// the tables' unit, and nothing else.
+    #[test]
+    fn shifting_linear_weights_moves_each_phase() {
+        let mut w = PatternWeights::zeros(Variant::Anti);
+        for s in 0..N_STAGES {
+            for (i, v) in w.stage_mut(s).iter_mut().enumerate() {
+                *v = ((i * 31 + s * 17) % 61) as i16 - 30;
+            }
+        }
+        let discs: [f64; network::BUCKETS] = std::array::from_fn(|b| 0.25 * b as f64 - 1.3);
+        let mut shifted = w.clone();
+        shifted.shift_outputs(&discs);
+        let mut pos = Position::new(0x0000_0008_1000_0000, 0x0000_0010_0800_0000);
+        for _ in 0..40 {
+            let moves = pos.legal_moves();
+            if moves == 0 {
+                break;
+            }
+            let n = pos.n_empties();
+            let their = pos.opponent_moves();
+            let (before, after) = (w.sum(&pos, moves, their), shifted.sum(&pos, moves, their));
+            let expected = (discs[network::bucket(n)] * f64::from(SCALE)).round() as i32;
+            assert_eq!(after - before, expected, "{n} empties");
+            pos = pos.play(63 - moves.leading_zeros() as u8);
+        }
+        // Only the parity weights moved.
+        let changed = (0..N_STAGES)
+            .flat_map(|s| {
+                let (a, b) = (w.stage(s), shifted.stage(s));
+                (0..N_WEIGHTS).filter(move |&i| a[i] != b[i])
+            })
+            .filter(|&i| !(pattern::PARITY_OFFSET..pattern::PARITY_OFFSET + 2).contains(&i))
+            .count();
+        assert_eq!(changed, 0);
+    }
 
     #[test]
     fn round_trip_and_errors() {

@@ -64,6 +64,7 @@ pub fn positions_from_wthor(
 /// probable cuts, as the table is fitted; one engine per thread), keeping the score of
 /// every iteration; `done(index, sample)` after each.
 pub fn sample(
+    variant: Variant,
     positions: &[(usize, State)],
     depth: u32,
     selectivity: u8,
@@ -83,12 +84,12 @@ pub fn sample(
             },
             |engine, &(index, ref state)| {
                 engine.clear();
-                let mut scores = vec![engine.evaluate(Variant::Othello, state)];
+                let mut scores = vec![engine.evaluate(variant, state)];
                 let limits = Limits {
                     selectivity: Some(selectivity),
                     ..Limits::depth(depth)
                 };
-                engine.think(Variant::Othello, state, &limits, &mut |it| {
+                engine.think(variant, state, &limits, &mut |it| {
                     if it.depth as usize == scores.len() {
                         scores.push(it.score);
                     }

@@ -3,7 +3,7 @@
 # generations of self-play games with the weights before) and
 # weights/othello-solver.vw (to order the exact solver's moves) from the WTHOR and Logistello
 # games, then weights/anti.vw from volte's own self-play games (written to
-# target/selfplay-anti.ggf). Rebuild afterwards to embed them.
+# target/selfplay-anti.ggf), with the side to move's offset. Rebuild afterwards to embed them.
 # `network` fits weights/othello-network.vw, the network evaluation (the default in Othello
 # and Reversi 1889), to the human games and the self-play campaign's shards in
 # data/selfplay that it names, and moves its output by the side to move's offset that
@@ -63,5 +63,9 @@ if [[ "$what" == anti || "$what" == all ]]; then
     ./target/release/volte selfplay --variant anti --games 30000 --level 6 --random-plies 10 \
         --epsilon 0.02 --solve-empties 14 --eval classic --output target/selfplay-anti.ggf
     ./target/release/volte train target/selfplay-anti.ggf \
-        --variant anti --relabel-empties 14 --ridge 50 --output weights/anti.vw
+        --variant anti --relabel-empties 14 --ridge 50 --output target/anti-fit.vw
+    # The offset for the side to move, as the network's (about 25 s on 2 cores).
+    ./target/release/volte calibrate-mpc --wthor "$data/wthor" --variant anti --positions 1500 \
+        --depth 10 --min-empties 10 --max-empties 60 --seed 78 --eval-file target/anti-fit.vw \
+        --parity-output weights/anti.vw
 fi

@@ -699,6 +699,13 @@ fn selfplay_then_train_then_play_with_the_weights() {
         "{}",
         stderr(&o)
     );
+    // The network's shape is refused for linear tables, before any game is read.
+    let o = volte(&["train", games_s, "--features", "extended", "-o", weights_s]);
+    assert!(
+        !o.status.success() && stderr(&o).contains("give them with --model network"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 /// `volte selfplay --shard K/N`: the shards' GGF files concatenated in order are the file of

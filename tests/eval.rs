@@ -242,17 +242,23 @@ fn random_network(seed: u64) -> PatternWeights {
 
 /// [`random_network`] with `sets` row sets, each its own random rows.
 fn random_network_sets(seed: u64, sets: usize) -> PatternWeights {
+    random_network_with(seed, sets, false)
+}
+
+/// [`random_network_sets`] over the extended features or the linear evaluation's.
+fn random_network_with(seed: u64, sets: usize, extended: bool) -> PatternWeights {
     use volte::eval::network::{Network, ROW_LIMIT, WIDTH};
-    let canon = pattern::canonical();
+    let canon = pattern::canonical_net();
     let mut rng = Lcg(seed);
     let mut unit = || (rng.next() % 2001) as f32 / 1000.0 - 1.0;
-    let mut net = Network::zeros_with_sets(sets);
+    let mut net = Network::zeros_with(sets, extended);
+    let per = net.features_per_set();
     let limit = (ROW_LIMIT * volte::eval::network::QA as f32) as i64;
-    let raw: Vec<[i16; WIDTH]> = (0..sets * N_WEIGHTS)
+    let raw: Vec<[i16; WIDTH]> = (0..sets * per)
         .map(|_| std::array::from_fn(|_| ((unit() as f64) * limit as f64 / 4.0) as i16))
         .collect();
     for (j, row) in net.rows.iter_mut().enumerate() {
-        row.0 = raw[(j / N_WEIGHTS) * N_WEIGHTS + canon[j % N_WEIGHTS] as usize];
+        row.0 = raw[(j / per) * per + canon[j % per] as usize];
     }
     for v in net.bias.0.iter_mut().skip(1) {
         *v = 60;
@@ -281,6 +287,53 @@ fn a_network_evaluates_the_same_by_every_path_and_symmetry() {
 #[test]
 fn a_network_of_three_row_sets_evaluates_the_same_by_every_path_and_symmetry() {
     check_network_paths(random_network_sets(19, 3));
+}
+
+#[test]
+fn an_extended_network_evaluates_the_same_by_every_path_and_symmetry() {
+    check_network_paths(random_network_with(37, 1, true));
+}
+
+/// An extended network's file says so (its pattern-set id), round-trips, and reads its
+/// extra rows: zeroing them changes the evaluation. A classic network file whose rows are
+/// counted as extended ones is refused.
+#[test]
+fn extended_network_files_round_trip_and_read_the_extra_rows() {
+    use volte::eval::weights::WeightFileError;
+    let w = random_network_with(41, 1, true);
+    let bytes = w.to_bytes();
+    assert_eq!(
+        u32::from_le_bytes(bytes[12..16].try_into().unwrap()),
+        pattern::NET_EXTENDED_SET_ID
+    );
+    let back = PatternWeights::from_bytes(&bytes).unwrap();
+    assert!(back == w);
+    let net = back.as_network().expect("a network");
+    assert!(net.is_extended());
+    assert_eq!(net.rows.len(), pattern::N_NET_WEIGHTS);
+    let mut cut = net.clone();
+    for row in cut.rows[N_WEIGHTS..].iter_mut() {
+        row.0 = [0; volte::eval::network::WIDTH];
+    }
+    let full = Evaluator::with_weights(Arc::new(back.clone()));
+    let cut = Evaluator::with_weights(Arc::new(PatternWeights::network(Variant::Othello, cut)));
+    let mut rng = Lcg(43);
+    let states = random_states(Variant::Othello, 200, 60, &mut rng);
+    let differ = states
+        .iter()
+        .filter(|s| {
+            full.evaluate_variant(Variant::Othello, s) != cut.evaluate_variant(Variant::Othello, s)
+        })
+        .count();
+    // (Random networks often reach the evaluation's bounds, where the rows cannot matter.)
+    assert!(differ > 60, "{differ} of 200 positions read the extra rows");
+    let classic = random_network(5).to_bytes();
+    let mut v = classic.clone();
+    v[12..16].copy_from_slice(&pattern::NET_EXTENDED_SET_ID.to_le_bytes());
+    assert!(matches!(
+        PatternWeights::from_bytes(&v),
+        Err(WeightFileError::NetworkShape { .. })
+    ));
 }
 
 fn check_network_paths(weights: PatternWeights) {

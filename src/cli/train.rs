@@ -82,8 +82,8 @@ pub struct TrainArgs {
     /// What to fit: `linear` pattern tables, one per stage (solved exactly by stage), or a
     /// `network` over the same features (rows of 32 values summed, small heads per phase
     /// of four empties; fitted by Adam, docs/evaluation.md). --ridge, --window and
-    /// --iterations are the linear fit's; --epochs, --batch, --learning-rate and
-    /// --row-sets the network's.
+    /// --iterations are the linear fit's; --epochs, --batch, --learning-rate, --row-sets
+    /// and --features the network's.
     #[arg(long, default_value = "linear", value_parser = ["linear", "network"])]
     pub model: String,
     /// Passes over the training positions (network).
@@ -100,6 +100,13 @@ pub struct TrainArgs {
     /// only. A position reads as many rows either way; the file grows with the sets.
     #[arg(long, default_value_t = 1, value_parser = row_sets)]
     pub row_sets: usize,
+    /// The network's features: `classic`, the linear evaluation's (46 pattern instances,
+    /// both mobilities, the parity: 49 rows a position), or `extended`, which adds the 8
+    /// instances of two 10-square patterns, the corner triangle and the edge with its
+    /// corners and the middle of the second row (57 rows a position, a table 1.7 times
+    /// as large).
+    #[arg(long, default_value = "classic", value_parser = ["classic", "extended"])]
+    pub features: String,
 }
 
 fn row_sets(s: &str) -> Result<usize, String> {
@@ -117,6 +124,12 @@ pub fn run(args: TrainArgs) -> Result<()> {
              all of them or once for each",
             limits.len(),
             args.extra.len()
+        );
+    }
+    if args.model == "linear" && (args.features != "classic" || args.row_sets != 1) {
+        bail!(
+            "--features and --row-sets shape a network: give them with --model network \
+             (linear tables always read the classic features, one table a stage)"
         );
     }
     if let Some(t) = args.threads {
@@ -175,6 +188,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
             batch: args.batch as usize,
             learning_rate: args.learning_rate,
             sets: args.row_sets,
+            extended: args.features == "extended",
             ..NetworkOptions::default()
         }),
     };

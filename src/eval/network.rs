@@ -4,9 +4,13 @@
 //! Every active weight of the pattern evaluation (the 46 pattern instances, both sides'
 //! mobility and the parity, [`pattern::active`]) indexes a row of [`WIDTH`] 16-bit values
 //! instead of a single weight; the rows of a position are summed into an accumulator, so a
-//! position costs the same 49 table reads as the linear evaluation (a row is `WIDTH / 32`
+//! position costs the same 49 table reads as the linear evaluation. A network over the
+//! extended features ([`Network::is_extended`], [`pattern::active_net`]) also reads a row
+//! for each of the 8 instances of two 10-square patterns the linear evaluation lacks (the
+//! corner triangle, the edge with its corners and the middle of the second row): 57
+//! reads, from a table 1.7 times as large. (A row is `WIDTH / 32`
 //! 64-byte vectors with AVX-512, `WIDTH / 16` 32-byte ones with AVX2: at 32 lanes one
-//! cache line), and the rest is a few hundred multiply-adds:
+//! cache line.) The rest is a few hundred multiply-adds:
 //!
 //! - lane 0 of the accumulator passes through unchanged (a linear part, as the pattern
 //!   evaluation's sum), the [`CLIPPED`] other lanes are clipped to `[0, 1]`;
@@ -30,7 +34,10 @@
 //! row, set by set, the accumulator bias (`WIDTH` i16),
 //! then the heads' f32 values bucket by bucket (`w1[in][out]`, `b1`, `w2`, `b2`, linear).
 
-use super::pattern::{self, Indices, N_ACTIVE, N_INSTANCES, N_WEIGHTS, SCALE};
+use super::pattern::{
+    self, Indices, N_ACTIVE, N_ALL_INSTANCES, N_INSTANCES, N_NET_ACTIVE, N_NET_WEIGHTS, N_WEIGHTS,
+    SCALE,
+};
 use crate::board::Position;
 
 /// Lanes of the accumulator (a 64-byte row of i16, one cache line).
@@ -45,9 +52,10 @@ pub const HIDDEN: usize = 16;
 pub const BUCKETS: usize = 15;
 /// The rows' fixed-point unit: a row value `v` stands for `v / QA`.
 pub const QA: i32 = 128;
-/// The largest magnitude of a row value (in units): 49 rows and the bias then stay within
-/// an i16 accumulator.
+/// The largest magnitude of a row value (in units): 57 rows (the extended features') and
+/// the bias then stay within an i16 accumulator.
 pub const ROW_LIMIT: f32 = 3.9;
+const _: () = assert!((N_NET_ACTIVE as f32 + 1.0) * ROW_LIMIT * (QA as f32) < 32767.0);
 /// The network's output unit, in discs.
 pub const OUTPUT_DISCS: f32 = 16.0;
 
@@ -97,11 +105,14 @@ pub const fn valid_sets(sets: usize) -> bool {
 /// A trained network.
 #[derive(Clone, PartialEq)]
 pub struct Network {
-    /// One row per active weight of the pattern evaluation ([`N_WEIGHTS`]) in each row set,
-    /// set by set.
+    /// One row per feature ([`Network::features_per_set`]) in each row set, set by set.
     pub rows: Box<[Row]>,
     /// Row sets: set `s` serves phases `s * BUCKETS / sets ..`.
     sets: usize,
+    /// Whether the network reads the extended features ([`pattern::N_NET_WEIGHTS`]: the
+    /// linear evaluation's, then the instances of the patterns only the network reads) or
+    /// the linear evaluation's alone ([`N_WEIGHTS`]).
+    extended: bool,
     pub bias: Row,
     /// The heads as read and written ([`Network::set_heads`]).
     heads: Vec<Head>,
@@ -121,12 +132,18 @@ impl Network {
         Network::zeros_with_sets(1)
     }
 
-    /// All values zero, `sets` row sets ([`valid_sets`]).
+    /// All values zero, `sets` row sets ([`valid_sets`]), the linear evaluation's features.
     pub fn zeros_with_sets(sets: usize) -> Network {
+        Network::zeros_with(sets, false)
+    }
+
+    /// All values zero, `sets` row sets ([`valid_sets`]), the extended features or not.
+    pub fn zeros_with(sets: usize, extended: bool) -> Network {
         assert!(valid_sets(sets), "{sets} row sets");
         Network {
-            rows: vec![ZERO_ROW; sets * N_WEIGHTS].into_boxed_slice(),
+            rows: vec![ZERO_ROW; sets * features_per_set(extended)].into_boxed_slice(),
             sets,
+            extended,
             bias: ZERO_ROW,
             heads: vec![Head::default(); BUCKETS],
             fast: vec![IntHead::new(&Head::default()); BUCKETS],
@@ -138,6 +155,25 @@ impl Network {
         self.sets
     }
 
+    /// Whether the network reads the extended features.
+    pub fn is_extended(&self) -> bool {
+        self.extended
+    }
+
+    /// Rows in each set: one per feature.
+    pub fn features_per_set(&self) -> usize {
+        features_per_set(self.extended)
+    }
+
+    /// Active features of a position: one row each.
+    pub fn active_features(&self) -> usize {
+        if self.extended {
+            N_NET_ACTIVE
+        } else {
+            N_ACTIVE
+        }
+    }
+
     /// The row set of a position with `n_empties` empties.
     #[inline(always)]
     pub fn set_of(&self, n_empties: u32) -> usize {
@@ -146,11 +182,10 @@ impl Network {
 
     /// The rows of the set that serves `n_empties`.
     #[inline(always)]
-    fn table(&self, n_empties: u32) -> &[Row; N_WEIGHTS] {
-        let at = self.set_of(n_empties) * N_WEIGHTS;
-        self.rows[at..at + N_WEIGHTS]
-            .try_into()
-            .expect("whole row sets")
+    fn table(&self, n_empties: u32) -> &[Row] {
+        let per = self.features_per_set();
+        let at = self.set_of(n_empties) * per;
+        &self.rows[at..at + per]
     }
 
     /// The heads, one per phase.
@@ -183,10 +218,17 @@ impl Network {
         out.round_ties_even() as i32
     }
 
-    /// The evaluation, in 1/SCALE disc, of the position whose active weights (indices in
-    /// a stage's table, [`pattern::active`]) are `active`, with `n_empties` empties.
-    pub fn value_of_active(&self, active: &[u32; N_ACTIVE], n_empties: u32) -> i32 {
-        let acc = self.accumulate(self.table(n_empties), &active.map(|f| f as usize));
+    /// The evaluation, in 1/SCALE disc, of the position whose active features are the
+    /// first [`Network::active_features`] of `active` ([`pattern::active_net`]: indices in
+    /// a stage's table, then the extra instances'), with `n_empties` empties.
+    pub fn value_of_active(&self, active: &[u32], n_empties: u32) -> i32 {
+        let n = self.active_features();
+        assert!(active.len() >= n, "{} features, {n} needed", active.len());
+        let mut features = [0usize; N_NET_ACTIVE];
+        for (f, &a) in features.iter_mut().zip(&active[..n]) {
+            *f = a as usize;
+        }
+        let acc = self.accumulate(self.table(n_empties), &features[..n]);
         self.head_value(&acc, n_empties)
     }
 
@@ -194,7 +236,7 @@ impl Network {
     #[inline]
     pub fn sum(&self, pos: &Position, my_moves: u64, their_moves: u64) -> i32 {
         self.value_of_active(
-            &pattern::active(pos, my_moves, their_moves),
+            &pattern::active_net(pos, my_moves, their_moves),
             pos.n_empties(),
         )
     }
@@ -210,11 +252,12 @@ impl Network {
     ) -> i32 {
         let extra = pattern::extra_features(n_empties, my_moves, their_moves);
         let table = self.table(n_empties);
-        // The bias and the 49 rows summed a vector of `$per` lanes at a time, in two chains.
+        // The bias and the 49 rows (57 with the extended features) summed a vector of
+        // `$per` lanes at a time, in two chains.
         #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
         macro_rules! sum_rows {
             ($vec:ty, $per:expr, $load:ident, $add:ident, $store:ident;
-             $($k:literal $l:literal)*) => {{
+             $($k:literal $l:literal)*; $($m:literal $n:literal)*) => {{
                 use std::arch::x86_64::*;
                 let lanes = idx.lanes();
                 let row = |i: usize, c: usize| {
@@ -231,19 +274,27 @@ impl Network {
                         a = $add(a, row(INSTANCE_OFFSETS[$k] + lanes[$k] as usize, c));
                         b = $add(b, row(INSTANCE_OFFSETS[$l] + lanes[$l] as usize, c));
                     )*
+                    if self.extended {
+                        $(
+                            a = $add(a, row(INSTANCE_OFFSETS[$m] + lanes[$m] as usize, c));
+                            b = $add(b, row(INSTANCE_OFFSETS[$n] + lanes[$n] as usize, c));
+                        )*
+                    }
                     $store(acc.as_mut_ptr().add($per * c) as *mut $vec, $add(a, b));
                 }
                 acc
             }};
         }
-        // [`sum_rows`] over all 46 instances, two at a time.
+        // [`sum_rows`] over the linear evaluation's 46 instances, then the extended
+        // features' 8, two at a time.
         #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
         macro_rules! sum_all_rows {
             ($vec:ty, $per:expr, $load:ident, $add:ident, $store:ident) => {{
-                const _: () = assert!(N_INSTANCES == 46);
+                const _: () = assert!(N_INSTANCES == 46 && N_ALL_INSTANCES == 54);
                 sum_rows!($vec, $per, $load, $add, $store;
                     0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27
-                    28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45)
+                    28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45;
+                    46 47 48 49 50 51 52 53)
             }};
         }
         #[cfg(all(target_arch = "x86_64", target_feature = "avx512bw"))]
@@ -276,19 +327,22 @@ impl Network {
         #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
         let acc = {
             let lanes = idx.lanes();
-            let mut features = [0usize; N_ACTIVE];
+            let mut features = [0usize; N_NET_ACTIVE];
             for k in 0..N_INSTANCES {
                 features[k] = INSTANCE_OFFSETS[k] + lanes[k] as usize;
             }
-            features[N_INSTANCES..].copy_from_slice(&extra);
-            self.accumulate(table, &features)
+            features[N_INSTANCES..N_ACTIVE].copy_from_slice(&extra);
+            for k in N_INSTANCES..N_ALL_INSTANCES {
+                features[N_ACTIVE + k - N_INSTANCES] = INSTANCE_OFFSETS[k] + lanes[k] as usize;
+            }
+            self.accumulate(table, &features[..self.active_features()])
         };
         self.head_value(&acc, n_empties)
     }
 
     /// The bias plus the rows of `features` in `table`.
     #[inline(always)]
-    fn accumulate(&self, table: &[Row; N_WEIGHTS], features: &[usize; N_ACTIVE]) -> [i16; WIDTH] {
+    fn accumulate(&self, table: &[Row], features: &[usize]) -> [i16; WIDTH] {
         let mut acc = self.bias.0;
         #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
         // SAFETY: AVX2 is enabled at compile time; every load and store is of 16 lanes
@@ -341,11 +395,12 @@ impl Network {
     }
 
     /// Reads [`Network::payload`]; `raw` has [`Network::payload_len`] bytes and `rows` is
-    /// a valid number of row sets ([`valid_sets`]) times [`N_WEIGHTS`].
-    pub fn from_payload(raw: &[u8], rows: usize) -> Network {
+    /// a valid number of row sets ([`valid_sets`]) times [`features_per_set`]`(extended)`.
+    pub fn from_payload(raw: &[u8], rows: usize, extended: bool) -> Network {
         assert_eq!(raw.len(), Self::payload_len(rows));
-        let sets = rows / N_WEIGHTS;
-        assert!(rows.is_multiple_of(N_WEIGHTS) && valid_sets(sets));
+        let per = features_per_set(extended);
+        let sets = rows / per;
+        assert!(rows.is_multiple_of(per) && valid_sets(sets));
         let mut i16s = raw[..(rows + 1) * WIDTH * 2]
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
@@ -382,6 +437,7 @@ impl Network {
         Network {
             rows: table,
             sets,
+            extended,
             bias,
             fast: heads.iter().map(IntHead::new).collect(),
             heads,
@@ -397,19 +453,26 @@ pub const fn set_of_bucket(bucket: usize, sets: usize) -> usize {
     bucket * sets / BUCKETS
 }
 
+/// Rows in each set: one per feature, the extended ones ([`N_NET_WEIGHTS`]) or the linear
+/// evaluation's ([`N_WEIGHTS`]).
+pub const fn features_per_set(extended: bool) -> usize {
+    if extended { N_NET_WEIGHTS } else { N_WEIGHTS }
+}
+
 /// Row `i` of a set. A lane past its pattern's table (never on a real position's indices)
 /// reads another row, or the last past the end.
 #[inline(always)]
-fn row(table: &[Row; N_WEIGHTS], i: usize) -> &Row {
-    &table[i.min(N_WEIGHTS - 1)]
+fn row(table: &[Row], i: usize) -> &Row {
+    &table[i.min(table.len() - 1)]
 }
 
-/// Where each instance's pattern table starts among the rows.
-const INSTANCE_OFFSETS: [usize; N_INSTANCES] = {
-    let mut out = [0; N_INSTANCES];
+/// Where each instance's pattern table starts among the rows (the extra instances' past a
+/// stage's table, [`pattern::NET_OFFSETS`]).
+const INSTANCE_OFFSETS: [usize; N_ALL_INSTANCES] = {
+    let mut out = [0; N_ALL_INSTANCES];
     let mut k = 0;
-    while k < N_INSTANCES {
-        out[k] = pattern::OFFSETS[pattern::INSTANCES[k].0 as usize];
+    while k < N_ALL_INSTANCES {
+        out[k] = pattern::NET_OFFSETS[pattern::ALL_INSTANCES[k].0 as usize];
         k += 1;
     }
     out

@@ -4,7 +4,10 @@
 //!
 //! Eleven patterns cover the corners (3x3 and 2x5 blocks), the edges with their X-squares,
 //! the second to fourth rows and columns, and the diagonals of length 4 to 8; their 46
-//! instances are the images of each pattern under the eight symmetries of the board.
+//! instances are the images of each pattern under the eight symmetries of the board. Two
+//! more patterns of ten squares (the corner triangle, and the edge with its corners and
+//! the middle four squares of the second row; 8 instances) are read only by a network over
+//! the extended features ([`active_net`]); [`Indices`] and [`Digits`] keep all 54.
 //!
 //! Instances share their pattern's weights: instance `(pattern, sym)` reads the pattern's
 //! squares, in ascending order, on the board transformed by symmetry `sym`, so every
@@ -28,8 +31,21 @@ pub struct Pattern {
     pub mask: u64,
 }
 
-/// The patterns, in weight-table order.
-pub const PATTERNS: [Pattern; N_PATTERNS] = [
+/// The patterns of the linear evaluation, in weight-table order.
+pub const PATTERNS: [Pattern; N_PATTERNS] = {
+    let mut out = [ALL_PATTERNS[0]; N_PATTERNS];
+    let mut p = 0;
+    while p < N_PATTERNS {
+        out[p] = ALL_PATTERNS[p];
+        p += 1;
+    }
+    out
+};
+
+/// Every pattern: the linear evaluation's ([`PATTERNS`]), then the two that the extended
+/// network reads as well ([`NET_EXTRA_PATTERNS`] of them: the corner triangle of ten
+/// squares and the edge with its corners and the four squares inside its middle).
+pub const ALL_PATTERNS: [Pattern; N_ALL_PATTERNS] = [
     Pattern {
         name: "corner 3x3",
         mask: 0x0007_0707,
@@ -74,13 +90,31 @@ pub const PATTERNS: [Pattern; N_PATTERNS] = [
         name: "diagonal 4",
         mask: 0x0000_0000_8040_2010,
     },
+    Pattern {
+        name: "corner triangle",
+        mask: 0x0103_070F,
+    },
+    Pattern {
+        name: "edge + corners block",
+        mask: 0x3CBD,
+    },
 ];
 
-/// Number of patterns.
+/// Number of patterns of the linear evaluation.
 pub const N_PATTERNS: usize = 11;
 
-/// Number of pattern instances on the board.
-pub const N_INSTANCES: usize = count_instances();
+/// Patterns that only the extended network reads.
+pub const NET_EXTRA_PATTERNS: usize = 2;
+
+/// Number of patterns in all.
+pub const N_ALL_PATTERNS: usize = N_PATTERNS + NET_EXTRA_PATTERNS;
+
+/// Number of pattern instances of the linear evaluation on the board.
+pub const N_INSTANCES: usize = count_instances(N_PATTERNS);
+
+/// Number of instances of all the patterns; the first [`N_INSTANCES`] are the linear
+/// evaluation's.
+pub const N_ALL_INSTANCES: usize = count_instances(N_ALL_PATTERNS);
 
 /// Number of game stages (two empties each: stage 0 is 1-2 empties, stage 29 59-60).
 pub const N_STAGES: usize = 30;
@@ -91,6 +125,47 @@ pub const MAX_MOBILITY: usize = 32;
 /// Weights of each stage: the patterns' tables, then the side to move's mobility (0 to
 /// [`MAX_MOBILITY`]), the opponent's mobility, then parity (even, odd number of empties).
 pub const N_WEIGHTS: usize = MOBILITY_OFFSET + 2 * (MAX_MOBILITY + 1) + 2;
+
+/// Where each pattern's table starts among the extended network's features: the linear
+/// evaluation's at [`OFFSETS`], then those of the patterns only the network reads, after
+/// a stage's whole table ([`N_WEIGHTS`]).
+pub const NET_OFFSETS: [usize; N_ALL_PATTERNS + 1] = {
+    let mut o = [0; N_ALL_PATTERNS + 1];
+    let mut p = 0;
+    while p < N_PATTERNS {
+        o[p] = OFFSETS[p];
+        p += 1;
+    }
+    o[N_PATTERNS] = N_WEIGHTS;
+    while p < N_ALL_PATTERNS {
+        o[p + 1] = o[p] + table_size(p);
+        p += 1;
+    }
+    o
+};
+
+/// The extended network's features: a stage's table, then the extra patterns' tables.
+pub const N_NET_WEIGHTS: usize = NET_OFFSETS[N_ALL_PATTERNS];
+
+/// The extended network's active features: [`active`]'s, then one per extra instance.
+pub const N_NET_ACTIVE: usize = N_ACTIVE + N_ALL_INSTANCES - N_INSTANCES;
+
+/// Identifies the extended network's features (the linear evaluation's pattern set and
+/// the extra patterns) in network files.
+pub const NET_EXTENDED_SET_ID: u32 = {
+    let mut h = PATTERN_SET_ID;
+    let mut p = N_PATTERNS;
+    while p < N_ALL_PATTERNS {
+        let mut b = 0;
+        while b < 8 {
+            h ^= ((ALL_PATTERNS[p].mask >> (8 * b)) & 0xFF) as u32;
+            h = h.wrapping_mul(0x0100_0193);
+            b += 1;
+        }
+        p += 1;
+    }
+    h
+};
 
 /// Offset of the mobility weights in a stage's table.
 pub const MOBILITY_OFFSET: usize = OFFSETS[N_PATTERNS];
@@ -113,17 +188,29 @@ pub const PATTERN_SET_ID: u32 = pattern_set_id();
 /// Where each pattern's table starts in a stage's weights.
 pub const OFFSETS: [usize; N_PATTERNS + 1] = offsets();
 
-/// Every instance as (pattern, symmetry).
-pub const INSTANCES: [(u8, u8); N_INSTANCES] = instances();
+/// Every instance of all the patterns as (pattern, symmetry), the linear evaluation's
+/// first.
+pub const ALL_INSTANCES: [(u8, u8); N_ALL_INSTANCES] = instances();
+
+/// Every instance of the linear evaluation as (pattern, symmetry).
+pub const INSTANCES: [(u8, u8); N_INSTANCES] = {
+    let mut out = [(0u8, 0u8); N_INSTANCES];
+    let mut k = 0;
+    while k < N_INSTANCES {
+        out[k] = ALL_INSTANCES[k];
+        k += 1;
+    }
+    out
+};
 
 /// The squares of every instance on the board itself: instance `k` = (pattern `p`,
 /// symmetry `s`) reads the squares that `s` maps onto `p`'s mask.
-pub const INSTANCE_MASKS: [u64; N_INSTANCES] = {
-    let mut out = [0u64; N_INSTANCES];
+pub const INSTANCE_MASKS: [u64; N_ALL_INSTANCES] = {
+    let mut out = [0u64; N_ALL_INSTANCES];
     let mut k = 0;
-    while k < N_INSTANCES {
-        let (p, s) = INSTANCES[k];
-        out[k] = bitboard::inverse_symmetry(PATTERNS[p as usize].mask, s);
+    while k < N_ALL_INSTANCES {
+        let (p, s) = ALL_INSTANCES[k];
+        out[k] = bitboard::inverse_symmetry(ALL_PATTERNS[p as usize].mask, s);
         k += 1;
     }
     out
@@ -133,8 +220,8 @@ pub const INSTANCE_MASKS: [u64; N_INSTANCES] = {
 /// of each of its squares taken in board order, as `pext` on [`INSTANCE_MASKS`] lists
 /// them; unused entries are `u8::MAX`.
 const fn digit_order(k: usize) -> [u8; 10] {
-    let (p, s) = INSTANCES[k];
-    let mask = PATTERNS[p as usize].mask;
+    let (p, s) = ALL_INSTANCES[k];
+    let mask = ALL_PATTERNS[p as usize].mask;
     let mut order = [u8::MAX; 10];
     let mut squares = INSTANCE_MASKS[k];
     let mut j = 0;
@@ -149,12 +236,12 @@ const fn digit_order(k: usize) -> [u8; 10] {
 }
 
 /// The distinct digit orders of the instances, how many there are, and each instance's.
-const ORDERS: ([[u8; 10]; N_INSTANCES], usize, [u8; N_INSTANCES]) = {
-    let mut distinct = [[0u8; 10]; N_INSTANCES];
+const ORDERS: ([[u8; 10]; N_ALL_INSTANCES], usize, [u8; N_ALL_INSTANCES]) = {
+    let mut distinct = [[0u8; 10]; N_ALL_INSTANCES];
     let mut n = 0;
-    let mut of = [0u8; N_INSTANCES];
+    let mut of = [0u8; N_ALL_INSTANCES];
     let mut k = 0;
-    while k < N_INSTANCES {
+    while k < N_ALL_INSTANCES {
         let order = digit_order(k);
         let mut found = n;
         let mut i = 0;
@@ -235,10 +322,10 @@ static INSTANCE_TERNARY: [u16; ORDER_OFFSETS[N_ORDERS]] = {
 };
 
 /// Where each instance's table starts in [`INSTANCE_TERNARY`].
-const INSTANCE_TABLE: [usize; N_INSTANCES] = {
-    let mut out = [0; N_INSTANCES];
+const INSTANCE_TABLE: [usize; N_ALL_INSTANCES] = {
+    let mut out = [0; N_ALL_INSTANCES];
     let mut k = 0;
-    while k < N_INSTANCES {
+    while k < N_ALL_INSTANCES {
         out[k] = ORDER_OFFSETS[ORDERS.2[k] as usize];
         k += 1;
     }
@@ -272,7 +359,7 @@ const fn pow3(n: u32) -> usize {
 
 /// Size of pattern `p`'s table.
 pub const fn table_size(p: usize) -> usize {
-    pow3(PATTERNS[p].mask.count_ones())
+    pow3(ALL_PATTERNS[p].mask.count_ones())
 }
 
 const fn offsets() -> [usize; N_PATTERNS + 1] {
@@ -294,7 +381,7 @@ const fn pattern_syms(p: usize) -> ([u8; 8], usize) {
     let mut s = 0;
     while s < 8 {
         // Instance squares on the original board.
-        let squares = bitboard::inverse_symmetry(PATTERNS[p].mask, s as u8);
+        let squares = bitboard::inverse_symmetry(ALL_PATTERNS[p].mask, s as u8);
         let mut dup = false;
         let mut i = 0;
         while i < n {
@@ -313,21 +400,21 @@ const fn pattern_syms(p: usize) -> ([u8; 8], usize) {
     (syms, n)
 }
 
-const fn count_instances() -> usize {
+const fn count_instances(patterns: usize) -> usize {
     let mut total = 0;
     let mut p = 0;
-    while p < N_PATTERNS {
+    while p < patterns {
         total += pattern_syms(p).1;
         p += 1;
     }
     total
 }
 
-const fn instances() -> [(u8, u8); N_INSTANCES] {
-    let mut out = [(0u8, 0u8); N_INSTANCES];
+const fn instances() -> [(u8, u8); N_ALL_INSTANCES] {
+    let mut out = [(0u8, 0u8); N_ALL_INSTANCES];
     let mut k = 0;
     let mut p = 0;
-    while p < N_PATTERNS {
+    while p < N_ALL_PATTERNS {
         let (syms, n) = pattern_syms(p);
         let mut i = 0;
         while i < n {
@@ -419,6 +506,20 @@ pub fn active(pos: &Position, my_moves: u64, their_moves: u64) -> [u32; N_ACTIVE
     out
 }
 
+/// [`active`], then the index among the extended network's features ([`NET_OFFSETS`]) of
+/// every instance of the patterns only that network reads.
+#[inline]
+pub fn active_net(pos: &Position, my_moves: u64, their_moves: u64) -> [u32; N_NET_ACTIVE] {
+    let mut out = [0u32; N_NET_ACTIVE];
+    out[..N_ACTIVE].copy_from_slice(&active(pos, my_moves, their_moves));
+    for k in N_INSTANCES..N_ALL_INSTANCES {
+        let p = ALL_INSTANCES[k].0 as usize;
+        out[N_ACTIVE + k - N_INSTANCES] =
+            (NET_OFFSETS[p] + instance_index(k, pos.player, pos.opponent)) as u32;
+    }
+    out
+}
+
 /// The weight of instance `K` of `pos` in `weights`.
 #[inline(always)]
 fn instance_weight<const K: usize>(weights: &[i16; N_WEIGHTS], pos: &Position) -> i32 {
@@ -436,9 +537,9 @@ macro_rules! sum_instances {
     };
 }
 
-/// Lanes of [`Indices`]: the instances, padded to a whole number of 256-bit vectors.
-pub const INDEX_LANES: usize = 48;
-const _: () = assert!(N_INSTANCES <= INDEX_LANES);
+/// Lanes of [`Indices`]: all the instances, padded to a whole number of 256-bit vectors.
+pub const INDEX_LANES: usize = 64;
+const _: () = assert!(N_ALL_INSTANCES <= INDEX_LANES);
 
 /// The ternary index of every instance of a position (within its pattern's table), kept
 /// so that its children's can be updated from it ([`Indices::child`]) instead of being
@@ -455,7 +556,7 @@ const fn square_digits() -> [Indices; 64] {
     let mut x = 0;
     while x < 64 {
         let mut k = 0;
-        while k < N_INSTANCES {
+        while k < N_ALL_INSTANCES {
             let mask = INSTANCE_MASKS[k];
             if mask & (1u64 << x) != 0 {
                 // The square's position among the instance's squares in board order (as
@@ -478,7 +579,7 @@ impl Indices {
     /// The indices of the position with `player` to move against `opponent`.
     pub fn of(player: u64, opponent: u64) -> Indices {
         let mut out = Indices([0; INDEX_LANES]);
-        for (k, lane) in out.0.iter_mut().take(N_INSTANCES).enumerate() {
+        for (k, lane) in out.0.iter_mut().take(N_ALL_INSTANCES).enumerate() {
             *lane = instance_index(k, player, opponent) as u16;
         }
         out
@@ -547,7 +648,7 @@ impl Digits {
             mine: Indices([0; INDEX_LANES]),
             theirs: Indices([0; INDEX_LANES]),
         };
-        for k in 0..N_INSTANCES {
+        for k in 0..N_ALL_INSTANCES {
             let mask = INSTANCE_MASKS[k];
             let start = INSTANCE_TABLE[k];
             let (a, b) = (pext(player, mask) as usize, pext(opponent, mask) as usize);
@@ -671,8 +772,16 @@ fn extra_terms(weights: &[i16; N_WEIGHTS], n_empties: u32, my_moves: u64, their_
 /// symmetries that map a pattern onto itself (the smallest index of the class); the
 /// extra terms are their own representatives.
 pub fn canonical() -> Vec<u32> {
-    let mut canon: Vec<u32> = (0..N_WEIGHTS as u32).collect();
-    for (p, pattern) in PATTERNS.iter().enumerate() {
+    let mut canon = canonical_net();
+    canon.truncate(N_WEIGHTS);
+    canon
+}
+
+/// [`canonical`] for the extended network's features ([`N_NET_WEIGHTS`]): a stage's
+/// table, then the tables of the patterns only the network reads.
+pub fn canonical_net() -> Vec<u32> {
+    let mut canon: Vec<u32> = (0..N_NET_WEIGHTS as u32).collect();
+    for (p, pattern) in ALL_PATTERNS.iter().enumerate() {
         let mask = pattern.mask;
         let stabiliser: Vec<u8> = (1..8u8)
             .filter(|&s| bitboard::symmetry(mask, s) == mask)
@@ -695,7 +804,7 @@ pub fn canonical() -> Vec<u32> {
                 let i = index(bitboard::symmetry(pl, s), bitboard::symmetry(op, s), mask);
                 best = best.min(i);
             }
-            canon[OFFSETS[p] + idx] = (OFFSETS[p] + best) as u32;
+            canon[NET_OFFSETS[p] + idx] = (NET_OFFSETS[p] + best) as u32;
         }
     }
     canon
@@ -752,6 +861,28 @@ mod tests {
             }
         }
         assert_eq!(OFFSETS[N_PATTERNS], 167_265);
+        // The extended network's two more patterns: one instance a corner, one an edge.
+        assert_eq!(N_ALL_INSTANCES, 54);
+        let mut per_pattern = [0; N_ALL_PATTERNS];
+        for &(p, _) in ALL_INSTANCES.iter() {
+            per_pattern[p as usize] += 1;
+        }
+        assert_eq!(per_pattern[N_PATTERNS..], [4, 4]);
+        assert_eq!(ALL_INSTANCES[..N_INSTANCES], INSTANCES);
+        for (p, pattern) in ALL_PATTERNS.iter().enumerate().skip(N_PATTERNS) {
+            assert_eq!(pattern.mask.count_ones(), 10);
+            let sets: Vec<u64> = ALL_INSTANCES
+                .iter()
+                .filter(|&&(q, _)| q as usize == p)
+                .map(|&(_, s)| bitboard::inverse_symmetry(pattern.mask, s))
+                .collect();
+            for s in 0..8 {
+                assert!(sets.contains(&bitboard::symmetry(pattern.mask, s)));
+            }
+        }
+        assert_eq!(N_NET_WEIGHTS, N_WEIGHTS + 2 * 59_049);
+        assert_eq!(N_NET_ACTIVE, N_ACTIVE + 8);
+        assert_ne!(NET_EXTENDED_SET_ID, PATTERN_SET_ID);
     }
 
     #[test]
@@ -775,11 +906,11 @@ mod tests {
             let y = x.rotate_left(23) ^ x.wrapping_mul(0x9E37_79B9_7F4A_7C15);
             let pos = Position::new(x & !y, y & !x);
             let boards = symmetric_boards(&pos);
-            for (k, &(p, s)) in INSTANCES.iter().enumerate() {
+            for (k, &(p, s)) in ALL_INSTANCES.iter().enumerate() {
                 let (pl, op) = boards[s as usize];
                 assert_eq!(
                     instance_index(k, pos.player, pos.opponent),
-                    index(pl, op, PATTERNS[p as usize].mask),
+                    index(pl, op, ALL_PATTERNS[p as usize].mask),
                     "instance {k} (pattern {p}, symmetry {s})"
                 );
             }
@@ -834,7 +965,7 @@ mod tests {
             x ^= x << 17;
             let y = x.rotate_left(29);
             let (p, o) = (x & !y, y & !x);
-            for pattern in PATTERNS {
+            for pattern in ALL_PATTERNS {
                 assert_eq!(pext(p, pattern.mask), pext_portable(p, pattern.mask));
                 assert_eq!(
                     index(p, o, pattern.mask),
@@ -863,5 +994,46 @@ mod tests {
         // The 2x5 block has no symmetry.
         let o = OFFSETS[1];
         assert!((0..table_size(1)).all(|i| canon[o + i] as usize == o + i));
+        // The extended features: the linear evaluation's classes, then the triangle's
+        // (b1, rank 1, mirrors a2, rank 4) and the edge block's (a1, rank 0, mirrors h1,
+        // rank 5).
+        let net = canonical_net();
+        assert_eq!(net.len(), N_NET_WEIGHTS);
+        assert_eq!(net[..N_WEIGHTS], canon[..]);
+        for (i, &c) in net.iter().enumerate() {
+            assert!(c as usize <= i);
+            assert_eq!(net[c as usize], c, "representative of its own class");
+        }
+        let (t, e) = (NET_OFFSETS[N_PATTERNS], NET_OFFSETS[N_PATTERNS + 1]);
+        assert_eq!(t, N_WEIGHTS);
+        assert_eq!(net[t + 3], net[t + 81]);
+        assert_ne!(net[t + 3], net[t + 9]);
+        assert_eq!(net[e + 1], net[e + 243]);
+        assert_ne!(net[e + 1], net[e + 3]);
+    }
+
+    /// The extended features are the linear evaluation's, then the extra instances'
+    /// indices past a stage's table, each within its pattern's table.
+    #[test]
+    fn extended_features_extend_the_linear_ones() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let y = x.rotate_left(23) ^ x.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            let pos = Position::new(x & !y, y & !x);
+            let (m, t) = (pos.legal_moves(), pos.opponent_moves());
+            let base = active(&pos, m, t);
+            let net = active_net(&pos, m, t);
+            assert_eq!(net[..N_ACTIVE], base);
+            let idx = Indices::of(pos.player, pos.opponent);
+            for k in N_INSTANCES..N_ALL_INSTANCES {
+                let p = ALL_INSTANCES[k].0 as usize;
+                let f = net[N_ACTIVE + k - N_INSTANCES] as usize;
+                assert!((NET_OFFSETS[p]..NET_OFFSETS[p + 1]).contains(&f));
+                assert_eq!(f, NET_OFFSETS[p] + idx.lanes()[k] as usize);
+            }
+        }
     }
 }

@@ -15,8 +15,10 @@
 //!
 //! then `stages * weights per stage` i16 LE values, stage by stage, zlib-compressed.
 //! A file that starts with `VOLTENET` holds a network over the same features instead
-//! ([`super::network`]): magic, format version, pattern-set id (u32 LE each), variant, width,
-//! hidden units, phases (u8 each), rows (u32 LE), then the zlib-compressed network.
+//! ([`super::network`]): magic, format version, pattern-set id (u32 LE each; a network
+//! over the extended features, which adds the instances of two more patterns, has
+//! [`pattern::NET_EXTENDED_SET_ID`]), variant, width, hidden units, phases (u8 each), rows
+//! (u32 LE), then the zlib-compressed network.
 //! The shipped files are embedded in the binary; `--eval-file` loads another one.
 
 use super::network::{self, Network};
@@ -62,10 +64,11 @@ pub enum WeightFileError {
         scale: u16,
     },
     #[error(
-        "the network has width {width}, {hidden} hidden units, {buckets} phases and {rows} rows; this volte needs {}, {}, {} and {N_WEIGHTS} rows in each of 1, 3, 5 or 15 sets",
+        "the network has width {width}, {hidden} hidden units, {buckets} phases and {rows} rows; this volte needs {}, {}, {} and {N_WEIGHTS} rows ({} with the extended features) in each of 1, 3, 5 or 15 sets",
         network::WIDTH,
         network::HIDDEN,
-        network::BUCKETS
+        network::BUCKETS,
+        pattern::N_NET_WEIGHTS
     )]
     NetworkShape {
         width: u8,
@@ -230,7 +233,12 @@ impl PatternWeights {
                 let mut out = Vec::with_capacity(HEADER_LEN);
                 out.extend_from_slice(NETWORK_MAGIC);
                 out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-                out.extend_from_slice(&pattern::PATTERN_SET_ID.to_le_bytes());
+                let set = if n.is_extended() {
+                    pattern::NET_EXTENDED_SET_ID
+                } else {
+                    pattern::PATTERN_SET_ID
+                };
+                out.extend_from_slice(&set.to_le_bytes());
                 out.push(variant_code(self.variant));
                 out.push(network::WIDTH as u8);
                 out.push(network::HIDDEN as u8);
@@ -273,7 +281,9 @@ impl PatternWeights {
             return Err(WeightFileError::Version(version));
         }
         let set = u32_at(12);
-        if set != pattern::PATTERN_SET_ID {
+        // A network reads the linear evaluation's features or the extended ones.
+        let extended = network && set == pattern::NET_EXTENDED_SET_ID;
+        if set != pattern::PATTERN_SET_ID && !extended {
             return Err(WeightFileError::PatternSet {
                 found: set,
                 expected: pattern::PATTERN_SET_ID,
@@ -287,8 +297,9 @@ impl PatternWeights {
         };
         if network {
             let (width, hidden, buckets, rows) = (bytes[17], bytes[18], bytes[19], u32_at(20));
-            let whole_sets = (rows as usize).is_multiple_of(N_WEIGHTS)
-                && network::valid_sets(rows as usize / N_WEIGHTS);
+            let per = network::features_per_set(extended);
+            let whole_sets =
+                (rows as usize).is_multiple_of(per) && network::valid_sets(rows as usize / per);
             if (width as usize, hidden as usize, buckets as usize)
                 != (network::WIDTH, network::HIDDEN, network::BUCKETS)
                 || !whole_sets
@@ -303,7 +314,7 @@ impl PatternWeights {
             let raw = inflate(&bytes[HEADER_LEN..], Network::payload_len(rows as usize))?;
             return Ok(PatternWeights::network(
                 variant,
-                Network::from_payload(&raw, rows as usize),
+                Network::from_payload(&raw, rows as usize, extended),
             ));
         }
         let stages = bytes[17];

@@ -10,9 +10,10 @@
 
 use super::pattern::{Progress, Rows};
 use crate::eval::network::{
-    BUCKETS, CLIPPED, HIDDEN, Head, Network, OUTPUT_DISCS, QA, ROW_LIMIT, Row, WIDTH, set_of_bucket,
+    BUCKETS, CLIPPED, HIDDEN, Head, Network, OUTPUT_DISCS, QA, ROW_LIMIT, Row, WIDTH,
+    features_per_set, set_of_bucket,
 };
-use crate::eval::pattern::{self, N_ACTIVE, N_STAGES, N_WEIGHTS};
+use crate::eval::pattern::{self, N_STAGES};
 
 /// How to fit the network.
 #[derive(Clone, Debug)]
@@ -24,6 +25,8 @@ pub struct NetworkOptions {
     pub seed: u64,
     /// Row sets ([`crate::eval::network::valid_sets`]): 1 shares the rows across all phases.
     pub sets: usize,
+    /// The extended features ([`pattern::active_net`]) instead of the linear evaluation's.
+    pub extended: bool,
 }
 
 impl Default for NetworkOptions {
@@ -34,6 +37,7 @@ impl Default for NetworkOptions {
             learning_rate: 2e-3,
             seed: 59,
             sets: 1,
+            extended: false,
         }
     }
 }
@@ -44,9 +48,12 @@ const HEAD_PARAMS: usize = CLIPPED * HIDDEN + 2 * HIDDEN + 2;
 const DENSE: usize = WIDTH + BUCKETS * HEAD_PARAMS;
 
 struct Model {
-    /// `sets * N_WEIGHTS` rows of `WIDTH`, set by set.
+    /// `sets * per_set` rows of `WIDTH`, set by set.
     rows: Vec<f32>,
     sets: usize,
+    /// Rows in each set ([`features_per_set`]).
+    per_set: usize,
+    extended: bool,
     dense: Vec<f32>,
 }
 
@@ -104,9 +111,10 @@ struct Pass {
 }
 
 impl Model {
-    fn init(seed: u64, sets: usize) -> Model {
+    fn init(seed: u64, sets: usize, extended: bool) -> Model {
         let mut rng = Rng(seed | 1);
-        let rows = (0..sets * N_WEIGHTS * WIDTH)
+        let per_set = features_per_set(extended);
+        let rows = (0..sets * per_set * WIDTH)
             .map(|i| {
                 if i % WIDTH == 0 {
                     0.0
@@ -129,15 +137,21 @@ impl Model {
             }
             h[HEAD_PARAMS - 1] = 1.0;
         }
-        Model { rows, sets, dense }
+        Model {
+            rows,
+            sets,
+            per_set,
+            extended,
+            dense,
+        }
     }
 
     /// The first row of `bucket`'s set.
     fn set_base(&self, bucket: usize) -> usize {
-        set_of_bucket(bucket, self.sets) * N_WEIGHTS
+        set_of_bucket(bucket, self.sets) * self.per_set
     }
 
-    fn forward(&self, f: &[u32; N_ACTIVE], bucket: usize) -> Pass {
+    fn forward(&self, f: &[u32], bucket: usize) -> Pass {
         let mut acc = [0.0f32; WIDTH];
         acc.copy_from_slice(&self.dense[..WIDTH]);
         let base = self.set_base(bucket);
@@ -211,9 +225,10 @@ impl Model {
     /// The quantised network: every member of a mirror class gets its representative's row.
     fn quantise(&self, canon: &[u32]) -> Network {
         let q = |x: f32| (x * QA as f32).round().clamp(-32767.0, 32767.0) as i16;
-        let mut net = Network::zeros_with_sets(self.sets);
+        let mut net = Network::zeros_with(self.sets, self.extended);
+        let per = self.per_set;
         for (j, row) in net.rows.iter_mut().enumerate() {
-            let c = (j / N_WEIGHTS) * N_WEIGHTS + canon[j % N_WEIGHTS] as usize;
+            let c = (j / per) * per + canon[j % per] as usize;
             for (k, v) in row.0.iter_mut().enumerate() {
                 *v = q(self.rows[c * WIDTH + k]);
             }
@@ -270,7 +285,7 @@ pub(super) fn network_mae(net: &Network, rows: &Rows, s: usize, limit: usize) ->
     let mut n = 0usize;
     let mut total = 0.0;
     for i in range.step_by(step) {
-        let v = net.value_of_active(&rows.features(i), stage_empties(s));
+        let v = net.value_of_active(&rows.features_net(i), stage_empties(s));
         let v = crate::eval::round_scaled(v, pattern::SCALE).clamp(-64, 64);
         total += f64::from((v - rows.targets[i] as i32).abs());
         n += 1;
@@ -286,15 +301,15 @@ pub(super) fn fit(
     progress: &dyn Progress,
     log: &mut dyn FnMut(String),
 ) -> Network {
-    let canon = pattern::canonical();
+    let canon = pattern::canonical_net();
     let stages = row_stages(train);
     let n = train.targets.len();
-    let mut model = Model::init(options.seed, options.sets);
+    let mut model = Model::init(options.seed, options.sets, options.extended);
     let mut row_moments = Moments::new(model.rows.len());
     let mut dense_moments = Moments::new(DENSE);
     let mut row_grad = vec![0.0f32; model.rows.len()];
     // The batch that last touched each row (u32::MAX: none yet this epoch).
-    let mut touched_in = vec![u32::MAX; options.sets * N_WEIGHTS];
+    let mut touched_in = vec![u32::MAX; options.sets * model.per_set];
     let mut touched: Vec<u32> = Vec::new();
     let mut dense_grad = vec![0.0f32; DENSE];
     let mut order: Vec<u32> = (0..n as u32).collect();
@@ -318,7 +333,14 @@ pub(super) fn fit(
             for &r in chunk {
                 let r = r as usize;
                 let bucket = stages[r] as usize / 2;
-                let f = &train.features(r);
+                let (base, extended);
+                let f: &[u32] = if options.extended {
+                    extended = train.features_net(r);
+                    &extended
+                } else {
+                    base = train.features(r);
+                    &base
+                };
                 let p = model.forward(f, bucket);
                 let t = train.targets[r] / OUTPUT_DISCS;
                 let err = p.out - t;

@@ -304,7 +304,8 @@ pub(super) struct Rows {
     pub(super) targets: Vec<f32>,
     /// `start[s]..start[s + 1]` are stage `s`'s rows.
     start: Vec<usize>,
-    /// Each weight's mirror class representative ([`pattern::canonical`]).
+    /// Each feature's mirror class representative ([`pattern::canonical_net`], whose
+    /// first [`N_WEIGHTS`] are [`pattern::canonical`]).
     canon: Vec<u32>,
 }
 
@@ -338,6 +339,18 @@ impl Rows {
     pub(super) fn features(&self, i: usize) -> [u32; N_ACTIVE] {
         let pos = &self.positions[i];
         let mut f = pattern::active(pos, pos.legal_moves(), pos.opponent_moves());
+        for x in f.iter_mut() {
+            *x = self.canon[*x as usize];
+        }
+        f
+    }
+
+    /// Row `i`'s features for the extended network ([`pattern::active_net`]), each
+    /// mapped to its class representative.
+    #[inline]
+    pub(super) fn features_net(&self, i: usize) -> [u32; pattern::N_NET_ACTIVE] {
+        let pos = &self.positions[i];
+        let mut f = pattern::active_net(pos, pos.legal_moves(), pos.opponent_moves());
         for x in f.iter_mut() {
             *x = self.canon[*x as usize];
         }
@@ -542,7 +555,7 @@ pub fn train(
                     game_rows(g, l, max_empties, from, options.search_weight)
                 })
                 .collect(),
-            pattern::canonical(),
+            pattern::canonical_net(),
         )
     };
     let train_rows = build(false);
@@ -840,15 +853,20 @@ mod tests {
 
     #[test]
     fn a_network_learns_the_training_positions() {
-        network_learns(1);
+        network_learns(1, false);
     }
 
     #[test]
     fn a_network_of_three_row_sets_learns_the_training_positions() {
-        network_learns(3);
+        network_learns(3, false);
     }
 
-    fn network_learns(sets: usize) {
+    #[test]
+    fn a_network_of_the_extended_features_learns_the_training_positions() {
+        network_learns(1, true);
+    }
+
+    fn network_learns(sets: usize, extended: bool) {
         let games: Vec<Game> = (1..=300).map(random_game).collect();
         let options = TrainOptions {
             relabel_empties: 0,
@@ -859,11 +877,16 @@ mod tests {
                 learning_rate: 1e-2,
                 seed: 3,
                 sets,
+                extended,
             }),
             ..TrainOptions::default()
         };
         let out = train(&games, &options, &Quiet).unwrap();
         assert_eq!(out.weights.as_network().map(|n| n.sets()), Some(sets));
+        assert_eq!(
+            out.weights.as_network().map(|n| n.is_extended()),
+            Some(extended)
+        );
         // Labels are the games' results; always answering 0 errs by their mean size.
         let mean_label = games
             .iter()

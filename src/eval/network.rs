@@ -235,10 +235,12 @@ impl Network {
     /// The evaluation of `pos` in 1/SCALE disc given both sides' legal moves.
     #[inline]
     pub fn sum(&self, pos: &Position, my_moves: u64, their_moves: u64) -> i32 {
-        self.value_of_active(
-            &pattern::active_net(pos, my_moves, their_moves),
-            pos.n_empties(),
-        )
+        let n = pos.n_empties();
+        if self.extended {
+            self.value_of_active(&pattern::active_net(pos, my_moves, their_moves), n)
+        } else {
+            self.value_of_active(&pattern::active(pos, my_moves, their_moves), n)
+        }
     }
 
     /// [`Network::sum`] from the position's instance indices.

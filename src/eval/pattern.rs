@@ -152,20 +152,7 @@ pub const N_NET_ACTIVE: usize = N_ACTIVE + N_ALL_INSTANCES - N_INSTANCES;
 
 /// Identifies the extended network's features (the linear evaluation's pattern set and
 /// the extra patterns) in network files.
-pub const NET_EXTENDED_SET_ID: u32 = {
-    let mut h = PATTERN_SET_ID;
-    let mut p = N_PATTERNS;
-    while p < N_ALL_PATTERNS {
-        let mut b = 0;
-        while b < 8 {
-            h ^= ((ALL_PATTERNS[p].mask >> (8 * b)) & 0xFF) as u32;
-            h = h.wrapping_mul(0x0100_0193);
-            b += 1;
-        }
-        p += 1;
-    }
-    h
-};
+pub const NET_EXTENDED_SET_ID: u32 = fnv_masks(PATTERN_SET_ID, N_PATTERNS, N_ALL_PATTERNS);
 
 /// Offset of the mobility weights in a stage's table.
 pub const MOBILITY_OFFSET: usize = OFFSETS[N_PATTERNS];
@@ -427,19 +414,24 @@ const fn instances() -> [(u8, u8); N_ALL_INSTANCES] {
     out
 }
 
-const fn pattern_set_id() -> u32 {
-    // FNV-1a over the masks, the stage count and the extra terms.
-    let mut h: u32 = 0x811C_9DC5;
-    let mut p = 0;
-    while p < N_PATTERNS {
+/// FNV-1a from `h` over the bytes of the masks of patterns `from..to` ([`ALL_PATTERNS`]).
+const fn fnv_masks(mut h: u32, from: usize, to: usize) -> u32 {
+    let mut p = from;
+    while p < to {
         let mut b = 0;
         while b < 8 {
-            h ^= ((PATTERNS[p].mask >> (8 * b)) & 0xFF) as u32;
+            h ^= ((ALL_PATTERNS[p].mask >> (8 * b)) & 0xFF) as u32;
             h = h.wrapping_mul(0x0100_0193);
             b += 1;
         }
         p += 1;
     }
+    h
+}
+
+const fn pattern_set_id() -> u32 {
+    // FNV-1a over the masks, the stage count and the extra terms.
+    let mut h = fnv_masks(0x811C_9DC5, 0, N_PATTERNS);
     h ^= N_STAGES as u32;
     h = h.wrapping_mul(0x0100_0193);
     h ^= (MAX_MOBILITY as u32) << 8;

@@ -59,7 +59,10 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 60.0)]
     pub max_move_time: f64,
     /// Stop when a sequential probability ratio test decides: `elo0,elo1,alpha,beta`
-    /// (e.g. `0,10,0.05,0.05`); it does not decide before 40 games.
+    /// (e.g. `0,10,0.05,0.05`); it does not decide before 40 games. Like the Elo
+    /// interval, it reads the scores of the complete opening pairs (the two games of an
+    /// opening are not independent), those of the games while fewer than 10 pairs are
+    /// complete.
     #[arg(long)]
     pub sprt: Option<Sprt>,
     /// Games played at once.
@@ -248,23 +251,14 @@ pub fn run(args: MatchArgs) -> Result<()> {
         eprintln!();
     }
     let mut tally = Tally::default();
-    let mut pair_results = [0u32; 3];
-    let mut complete_pairs = 0;
+    let mut pairing = arena::Pairing::default();
     for g in &games {
-        tally.add(g.first_score);
+        pairing.add(&mut tally, g.opening, g.first_score);
     }
-    let mut by_opening: std::collections::BTreeMap<usize, Vec<i32>> = Default::default();
-    for g in &games {
-        by_opening
-            .entry(g.opening)
-            .or_default()
-            .push(g.first_score.signum());
-    }
-    for results in by_opening.values().filter(|r| r.len() == 2) {
-        let sum: i32 = results.iter().sum();
-        pair_results[(1 - sum.signum()) as usize] += 1;
-        complete_pairs += 1;
-    }
+    // Won: more than one point of the two; even: one.
+    let p = tally.pairs;
+    let pair_results = [p[3] + p[4], p[2], p[0] + p[1]];
+    let complete_pairs = tally.complete_pairs();
     println!(
         "{first}: +{} ={} -{} of {} games, score {:.1}%, mean disc difference {:+.2}",
         tally.wins,
@@ -275,7 +269,8 @@ pub fn run(args: MatchArgs) -> Result<()> {
         tally.mean_discs()
     );
     if let Some((elo, lo, hi)) = tally.elo() {
-        println!("Elo difference: {elo:+.0} (95% interval {lo:+.0} to {hi:+.0})");
+        let by = if tally.by_pairs() { "pairs" } else { "games" };
+        println!("Elo difference: {elo:+.0} (95% interval {lo:+.0} to {hi:+.0}, by {by})");
     }
     println!(
         "opening pairs: {} won, {} even, {} lost by {first} (of {complete_pairs})",

@@ -13,7 +13,7 @@
 use crate::engine::ResultKind;
 use crate::game::Game;
 use crate::jobs::analysis::PlyAnalysis;
-use crate::jobs::arena::{MatchGame, Tally, TimeUse};
+use crate::jobs::arena::{MatchGame, Pairing, Tally, TimeUse};
 use crate::square::{Color, Move};
 use std::fmt::Write;
 
@@ -381,9 +381,10 @@ pub struct MatchInfo<'a> {
 /// 95% interval (clamped to ±800 for the picture).
 fn elo_svg(games: &[&MatchGame]) -> String {
     let mut tally = Tally::default();
+    let mut pairing = Pairing::default();
     let mut points = Vec::new();
     for (k, g) in games.iter().enumerate() {
-        tally.add(g.first_score);
+        pairing.add(&mut tally, g.opening, g.first_score);
         if let Some((e, lo, hi)) = tally.elo() {
             let c = |v: f64| v.clamp(-800.0, 800.0);
             points.push((k + 1, c(e), c(lo), c(hi)));
@@ -480,9 +481,10 @@ fn elo_svg(games: &[&MatchGame]) -> String {
 /// played so far, in the order they ended.
 pub fn match_html(info: &MatchInfo, games: &[&MatchGame], openings: &[Game]) -> String {
     let mut tally = Tally::default();
+    let mut pairing = Pairing::default();
     let mut time = [TimeUse::default(); 2];
     for g in games {
-        tally.add(g.first_score);
+        pairing.add(&mut tally, g.opening, g.first_score);
         let from = openings[g.opening].moves().len();
         let first = if g.first_is_black {
             Color::Black

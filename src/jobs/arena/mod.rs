@@ -12,7 +12,9 @@ mod stats;
 
 pub use openings::{OpeningsSpec, balanced_openings, parse_openings, random_openings};
 pub use specs::{BuiltinSpec, EngineSpec, MATCH_HASH_MB, build_engine};
-pub use stats::{Sprt, SprtState, Tally, TimeUse, elo_of_score, score_for, score_of_elo};
+pub use stats::{
+    MIN_PAIRS, Pairing, Sprt, SprtState, Tally, TimeUse, elo_of_score, score_for, score_of_elo,
+};
 
 use crate::engine::Engine;
 use crate::engine::GameClock;
@@ -244,7 +246,7 @@ pub fn run_match(
         .flat_map(|i| [(i, true), (i, false)])
         .collect();
     let decided = AtomicBool::new(false);
-    let tally = Mutex::new(Tally::default());
+    let tally = Mutex::new((Tally::default(), Pairing::default()));
     let next = AtomicUsize::new(0);
     let games: Mutex<Vec<Option<MatchGame>>> = Mutex::new(vec![None; jobs.len()]);
     // Plain threads, not a rayon pool: an engine with threads of its own installs its
@@ -285,15 +287,16 @@ pub fn run_match(
                 game,
                 forfeit,
             };
-            let mut t = tally.lock().unwrap_or_else(|e| e.into_inner());
-            t.add(g.first_score);
+            let mut guard = tally.lock().unwrap_or_else(|e| e.into_inner());
+            let (t, pairing) = &mut *guard;
+            pairing.add(t, g.opening, g.first_score);
             if let Some(sprt) = sprt
-                && sprt.test(&t).1 != SprtState::Continue
+                && sprt.test(t).1 != SprtState::Continue
             {
                 decided.store(true, Ordering::Relaxed);
             }
-            on_game(&g, &t);
-            drop(t);
+            on_game(&g, t);
+            drop(guard);
             games.lock().unwrap_or_else(|e| e.into_inner())[k] = Some(g);
         }
     };
@@ -323,6 +326,7 @@ mod tests {
             draws: 20,
             losses: 20,
             disc_sum: 400,
+            pairs: [0; 5],
         };
         let (elo, lo, hi) = t.elo().unwrap();
         assert!((t.score() - 0.7).abs() < 1e-12);
@@ -342,6 +346,7 @@ mod tests {
             draws: 20,
             losses: 180,
             disc_sum: 0,
+            pairs: [0; 5],
         };
         assert_eq!(sprt.test(&strong).1, SprtState::AcceptH1);
         let weak = Tally {
@@ -349,6 +354,7 @@ mod tests {
             draws: 20,
             losses: 300,
             disc_sum: 0,
+            pairs: [0; 5],
         };
         assert_eq!(sprt.test(&weak).1, SprtState::AcceptH0);
         let few = Tally {
@@ -356,6 +362,7 @@ mod tests {
             draws: 0,
             losses: 2,
             disc_sum: 0,
+            pairs: [0; 5],
         };
         assert_eq!(sprt.test(&few).1, SprtState::Continue);
         // Nine games all but won: the ratio is large, yet too few games to decide.
@@ -364,6 +371,7 @@ mod tests {
             draws: 1,
             losses: 0,
             disc_sum: 0,
+            pairs: [0; 5],
         };
         let (llr, state) = sprt.test(&lucky);
         assert!(llr > 2.95, "{llr}");

@@ -511,10 +511,11 @@ pub fn match_html(info: &MatchInfo, games: &[&MatchGame], openings: &[Game]) -> 
     let elo = match tally.elo() {
         // `+ 0.0` turns -0 into 0.
         Some((e, lo, hi)) => format!(
-            "{:+.0} Elo (95% interval {:+.0} to {:+.0})",
+            "{:+.0} Elo (95% interval {:+.0} to {:+.0}, by {})",
             e.round() + 0.0,
             lo.round() + 0.0,
-            hi.round() + 0.0
+            hi.round() + 0.0,
+            if tally.by_pairs() { "pairs" } else { "games" }
         ),
         None => "no Elo yet".to_string(),
     };
@@ -713,6 +714,8 @@ mod tests {
             page.contains("new: +1 =0 -1, score 50.0%, +0 Elo"),
             "{page}"
         );
+        // One pair: the interval is the games'.
+        assert!(page.contains(", by games)"), "{page}");
         assert!(
             page.contains("<td>7</td>") && page.contains("<td>+10</td><td>-4</td><td>even</td>")
         );

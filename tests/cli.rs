@@ -708,6 +708,71 @@ fn selfplay_then_train_then_play_with_the_weights() {
     );
 }
 
+/// `volte selfplay --depth D`: the midgame moves are searched D plies deep up to
+/// --solve-empties (a level would solve from its own empties on): other games than the
+/// level's, each move after the random plies scored; the file records the depth, a rerun
+/// resumes it, a level's rerun of it is refused, and both options at once are a usage error.
+#[test]
+fn selfplay_at_a_depth() {
+    let dir = Scratch::new("cli-selfplay-depth");
+    let path = |f: &str| dir.join(f).to_str().unwrap().to_string();
+    let run = |strength: &[&str], out: &str| {
+        let mut args = vec![
+            "selfplay",
+            "--games",
+            "4",
+            "--random-plies",
+            "10",
+            "--solve-empties",
+            "6",
+            "--seed",
+            "5",
+            "--threads",
+            "1",
+            "--output",
+            out,
+        ];
+        args.extend_from_slice(strength);
+        volte(&args)
+    };
+    let (deep, level) = (path("depth.ggf"), path("level.ggf"));
+    let o = run(&["--depth", "6"], &deep);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(run(&["--level", "6"], &level).status.success());
+    let run_file = std::fs::read_to_string(format!("{deep}.run")).unwrap();
+    assert!(run_file.contains("--depth 6 "), "{run_file}");
+    let games = std::fs::read_to_string(&deep).unwrap();
+    assert_eq!(games.lines().count(), 4);
+    assert_ne!(games, std::fs::read_to_string(&level).unwrap());
+    for line in games.lines() {
+        // 10 random plies without a score, then every move scored ("F5/12.00").
+        let moves: Vec<&str> = line
+            .split(']')
+            .filter_map(|t| t.rsplit_once('['))
+            .filter(|(tag, _)| *tag == "B" || *tag == "W")
+            .map(|(_, v)| v)
+            .collect();
+        assert!(moves.len() > 40, "{line}");
+        assert!(moves[..10].iter().all(|m| !m.contains('/')), "{line}");
+        assert!(
+            moves[10..]
+                .iter()
+                .all(|m| m.contains('/') || m.eq_ignore_ascii_case("pa")),
+            "{line}"
+        );
+    }
+    let o = run(&["--depth", "6"], &deep);
+    assert!(
+        stdout(&o).contains("4 games (4 already there, 0 played)"),
+        "{}",
+        stdout(&o)
+    );
+    let o = run(&["--level", "6"], &deep);
+    assert!(stderr(&o).contains("not appended to"), "{}", stderr(&o));
+    let o = run(&["--level", "6", "--depth", "6"], &path("both.ggf"));
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
 /// `volte selfplay --shard K/N`: the shards' GGF files concatenated in order are the file of
 /// one run, byte for byte; a run cut short resumes to the same bytes (a torn last game cut
 /// off); a file written with other options is refused untouched; bad shards are one line.

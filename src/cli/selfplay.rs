@@ -18,6 +18,12 @@ pub struct SelfplayArgs {
     /// Level of the midgame moves (depth; see the README's level table).
     #[arg(long, short, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=30))]
     pub level: u32,
+    /// A midgame depth instead of a level: the moves are searched this deep (at a level's
+    /// 95% confidence) until --solve-empties, with no earlier endgame solve. A level solves
+    /// from its own empties on (level 12 exactly from 22, win/loss/draw from 24), which
+    /// takes most of a deep level's game; this keeps the midgame scores as deep for less.
+    #[arg(long, conflicts_with = "level", value_parser = clap::value_parser!(u32).range(1..=30))]
+    pub depth: Option<u32>,
     /// Plies played at random at the start of each game: a number, or a range such as
     /// `10-30` from which each game draws its own.
     #[arg(long, default_value = "10")]
@@ -88,11 +94,15 @@ pub fn run(args: SelfplayArgs) -> Result<()> {
             })
         })
     };
+    // (Files written before --depth existed say `--level N`, and resume as they were.)
+    let strength = match args.depth {
+        Some(d) => format!("--depth {d}"),
+        None => format!("--level {}", args.level),
+    };
     let mut description = format!(
-        "volte selfplay --variant {} --level {} --random-plies {} --epsilon {} \
+        "volte selfplay --variant {} {strength} --random-plies {} --epsilon {} \
          --solve-empties {} --seed {} --eval {} --eval-file {} --solver-eval-file {}",
         args.variant,
-        args.level,
         args.random_plies,
         args.epsilon,
         args.solve_empties,
@@ -107,7 +117,7 @@ pub fn run(args: SelfplayArgs) -> Result<()> {
     let options = crate::jobs::selfplay::SelfplayOptions {
         variant: args.variant,
         games: args.games,
-        limits: crate::engine::Limits::level(args.level),
+        limits: midgame_limits(args.level, args.depth),
         random_plies: args.random_plies,
         epsilon: args.epsilon,
         solve_empties: args.solve_empties,
@@ -144,4 +154,31 @@ pub fn run(args: SelfplayArgs) -> Result<()> {
         started.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+/// The midgame moves' limits: `depth` plies at a level's confidence with no endgame solve
+/// of its own (the game's solver takes over at --solve-empties), else the level.
+fn midgame_limits(level: u32, depth: Option<u32>) -> crate::engine::Limits {
+    match depth {
+        Some(d) => crate::engine::Limits {
+            selectivity: Some(crate::engine::LEVEL_SELECTIVITY),
+            ..crate::engine::Limits::depth(d)
+        },
+        None => crate::engine::Limits::level(level),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_depth_searches_at_a_levels_confidence_and_solves_nothing_early() {
+        let by_depth = midgame_limits(12, Some(12)).plan(24);
+        let by_level = midgame_limits(12, None).plan(24);
+        assert_eq!((by_depth.depth, by_level.depth), (12, 12));
+        assert_eq!(by_depth.selectivity, by_level.selectivity);
+        assert_eq!((by_depth.exact_empties, by_depth.wld_empties), (0, 0));
+        assert_eq!((by_level.exact_empties, by_level.wld_empties), (22, 24));
+    }
 }

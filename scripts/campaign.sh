@@ -18,9 +18,10 @@
 #   5: level 8, perfect from 14 empties, seed 67, the network with that offset:
 #      data/selfplay/othello-n8-s67-KK.vgames (40 shards); stopped in shard 04 when more
 #      level-8 games had stopped helping (docs/data.md);
-#   6: level 12, perfect from 20 empties, seed 69, the same network (the default):
-#      data/selfplay/othello-n12-s69-KK.vgames (100 shards of 10,000 games: about 1.5 s a
-#      game, so a shard is about four hours), the default generation.
+#   6: depth 12 (at a level's 95%), perfect from 20 empties, seed 69, the same network
+#      (the default): data/selfplay/othello-n12-s69-KK.vgames (100 shards of 10,000 games:
+#      about 0.45 s a game, so a shard is about 75 minutes), the default generation. (Level
+#      12 would solve from 22-24 empties itself: three times the time a game.)
 # All open with 10 to 30 random plies. The script resumes the first shard of the
 # generation that is not full (a killed run loses at most the block of 256 games it was
 # playing), then goes on to the next. Progress goes to target/campaign.log.
@@ -49,7 +50,7 @@ case "$generation" in
     3) prefix=othello-n8-s63 level=8 solve=14 seed=63 shards=40 eval=pattern ;;
     4) prefix=othello-n8-s65 level=8 solve=14 seed=65 shards=40 eval=pattern ;;
     5) prefix=othello-n8-s67 level=8 solve=14 seed=67 shards=40 eval=pattern ;;
-    6) prefix=othello-n12-s69 level=12 solve=20 seed=69 shards=100 size=10000 eval=pattern ;;
+    6) prefix=othello-n12-s69 depth=12 solve=20 seed=69 shards=100 size=10000 eval=pattern ;;
     *)
         echo "campaign: unknown generation '$generation' (1 to 6)" >&2
         exit 1
@@ -76,11 +77,13 @@ fi
 cp target/release/volte target/campaign-volte
 echo $$ > target/campaign.pid
 games=$((shards * ${size:-50000}))
+# A level, or a midgame depth with no endgame solve before --solve-empties.
+if [ -n "${depth:-}" ]; then strength=(--depth "$depth"); else strength=(--level "$level"); fi
 first="${2:-1}"
 for ((k = first; k <= shards; k++)); do
     out=$(printf "data/selfplay/%s-%02d.vgames" "$prefix" "$k")
     echo "$(date -u +%FT%TZ) generation $generation, shard $k/$shards -> $out" >> target/campaign.log
     nice -n 10 target/campaign-volte selfplay --variant othello --games "$games" --shard "$k/$shards" \
-        --level "$level" --solve-empties "$solve" --random-plies 10-30 --epsilon 0 --seed "$seed" \
+        "${strength[@]}" --solve-empties "$solve" --random-plies 10-30 --epsilon 0 --seed "$seed" \
         --eval "$eval" --threads 1 --output "$out" >> target/campaign.log 2>&1
 done

@@ -12,9 +12,7 @@ mod stats;
 
 pub use openings::{OpeningsSpec, balanced_openings, parse_openings, random_openings};
 pub use specs::{BuiltinSpec, EngineSpec, MATCH_HASH_MB, build_engine};
-pub use stats::{
-    MIN_PAIRS, Pairing, Sprt, SprtState, Tally, TimeUse, elo_of_score, score_for, score_of_elo,
-};
+pub use stats::{Pairing, Sprt, SprtState, Tally, TimeUse, elo_of_score, score_for, score_of_elo};
 
 use crate::engine::Engine;
 use crate::engine::GameClock;

@@ -5,8 +5,9 @@
 //! independent: an opening that favours one colour tends to give each engine one win. So
 //! once enough pairs are complete, the spread is measured over the pairs' scores (the
 //! pentanomial model, as engine-testing frameworks do for paired openings) instead of over
-//! the games as if independent (the trinomial model), which overstates it: over the
-//! project's 200-game matches under a clock, the interval was a fifth to a third narrower.
+//! the games as if independent (the trinomial model), which overstates it where most pairs
+//! are even, as under a clock (the project's 10 s and 30 s clock matches: intervals a sixth
+//! to a third narrower).
 
 use crate::game::Game;
 use crate::square::Color;
